@@ -1,0 +1,611 @@
+#!/usr/bin/env node
+// `npm run bench`: generates the dataset, imports it through the real CLI, starts the real
+// server and measures every case of issue 6 against the machine's ceiling (a bare node:http
+// server answering the same bytes). Prints one table; writes bench/.data/results.{json,md}.
+//
+//   npm run bench                       1,000,000 items + 99 organizations of 100 (~15 min)
+//   npm run bench -- --quick            50,000 items, short runs (< 3 min)
+//   options: --items N  --small-orgs N  --seconds S  --reuse (keep an imported database)
+//            --only REGEX (cases by name)  --log-level LEVEL (server, default info)
+import { execFile, fork, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import autocannon from 'autocannon';
+import { DATASET_VERSION, ensureDataset } from './lib/dataset.js';
+import { closedLoop, fixedRate } from './lib/http-client.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = path.join(ROOT, 'packages/server/bin/stockroom.js');
+const run = promisify(execFile);
+
+const { values: opts } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    items: { type: 'string' },
+    'small-orgs': { type: 'string' },
+    seconds: { type: 'string' },
+    reuse: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'log-level': { type: 'string', default: 'info' },
+  },
+});
+
+const QUICK = opts.quick;
+const BIG_ITEMS = Number(opts.items ?? (QUICK ? 50_000 : 1_000_000));
+const SMALL_ORGS = Number(opts['small-orgs'] ?? (QUICK ? 20 : 99));
+const SECONDS = Number(opts.seconds ?? (QUICK ? 1.5 : 10));
+const WARMUP = QUICK ? 0.5 : 2;
+const THROUGHPUT_CONNECTIONS = 32;
+const LATENCY_CONNECTIONS = 4;
+const DATA = path.join(ROOT, 'bench/.data', `${BIG_ITEMS}`);
+const DB = path.join(DATA, 'stockroom.db');
+
+const children = new Set();
+function cleanup() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+}
+process.on('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+const seconds = (ms) => Math.round(ms / 100) / 10;
+
+/** Runs the real CLI; returns its one JSON object. */
+async function cli(...args) {
+  try {
+    const { stdout } = await run(process.execPath, [BIN, '--json', '--database', DB, ...args], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return JSON.parse(stdout);
+  } catch (error) {
+    throw new Error(`stockroom ${args.join(' ')} failed: ${error.stderr || error.message}`);
+  }
+}
+
+async function inParallel(list, limit, work) {
+  const queue = [...list];
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (queue.length > 0) await work(queue.shift());
+    }),
+  );
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function rssMb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ── 1. Dataset and import ─────────────────────────────────────────────────────────────────
+
+async function prepareDatabase(manifest) {
+  const marker = path.join(DATA, 'imported.json');
+  if (opts.reuse && existsSync(marker) && existsSync(DB)) {
+    const previous = JSON.parse(readFileSync(marker, 'utf8'));
+    if (previous.datasetVersion === DATASET_VERSION && previous.smallOrgs === SMALL_ORGS) {
+      log(`reusing the imported database ${path.relative(ROOT, DB)} (--reuse)`);
+      return { ...previous, reused: true };
+    }
+  }
+  for (const suffix of ['', '-wal', '-shm']) rmSync(DB + suffix, { force: true });
+  await cli('migrate');
+  const smallOrgs = manifest.smallFiles.slice(0, SMALL_ORGS);
+  const before = smallOrgs.slice(0, Math.ceil(smallOrgs.length / 2));
+  const after = smallOrgs.slice(before.length);
+  // Small organizations on both sides of the big one: their rowid ranges sit before and after.
+  const createSmall = async (file) => {
+    const slug = `small-${file.slice(6, 8)}`;
+    await cli('org', 'create', '--name', `Small ${file.slice(6, 8)}`, '--slug', slug);
+    await cli('items', 'import', path.join(DATA, file), '--org', slug);
+  };
+  const smallStarted = performance.now();
+  await inParallel(before, 4, createSmall);
+  let smallMs = performance.now() - smallStarted;
+  await cli('org', 'create', '--name', 'Big Hardware Co', '--slug', 'big');
+  log(`importing ${BIG_ITEMS.toLocaleString('en')} items through \`stockroom items import\`…`);
+  const importStarted = performance.now();
+  const imported = await cli('items', 'import', path.join(DATA, manifest.bigFile), '--org', 'big');
+  const importMs = performance.now() - importStarted;
+  if (imported.created !== BIG_ITEMS || imported.failed !== 0) {
+    throw new Error(`the import reported ${JSON.stringify(imported)}`);
+  }
+  log(`imported in ${seconds(importMs)} s`);
+  const afterStarted = performance.now();
+  await inParallel(after, 4, createSmall);
+  smallMs += performance.now() - afterStarted;
+  const result = {
+    datasetVersion: DATASET_VERSION,
+    smallOrgs: SMALL_ORGS,
+    importSeconds: seconds(importMs),
+    importRowsPerSecond: Math.round(BIG_ITEMS / (importMs / 1000)),
+    smallOrgsSeconds: seconds(smallMs),
+    databaseMb: Math.round(statSync(DB).size / 1e6),
+  };
+  writeFileSync(marker, `${JSON.stringify(result, null, 2)}\n`);
+  return { ...result, reused: false };
+}
+
+// ── 2. Servers ────────────────────────────────────────────────────────────────────────────
+
+async function waitFor(url, child, label) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${label} exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${label} did not answer ${url}`);
+}
+
+async function startServer() {
+  const [port, docsPort] = [await freePort(), await freePort()];
+  const args = [BIN, '--database', DB, 'serve', '--port', String(port)];
+  args.push('--docs-port', String(docsPort), '--no-demo');
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, LOG_LEVEL: opts['log-level'], NODE_ENV: 'production' },
+    // Request logs go to /dev/null: written (as in production) but not kept.
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.on('exit', (code) => {
+    if (code !== 0 && code !== null) log(`server exited with ${code}: ${stderr.slice(-2000)}`);
+  });
+  await waitFor(`http://127.0.0.1:${port}/api/v1/health`, child, 'the server');
+  return { child, port, docsPort, pid: child.pid };
+}
+
+async function startCeiling(routesFile) {
+  const port = await freePort();
+  const child = fork(path.join(ROOT, 'bench/lib/ceiling.js'), [routesFile, String(port)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`the ceiling server exited with ${code}`)));
+  });
+  return { child, port, pid: child.pid };
+}
+
+// ── 3. Cases ──────────────────────────────────────────────────────────────────────────────
+
+async function getJson(port, pathAndQuery, key) {
+  const response = await fetch(`http://127.0.0.1:${port}${pathAndQuery}`, {
+    headers: key ? { 'x-api-key': key } : {},
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  return { response, body };
+}
+
+/** Walks the whole big organization (`_id` only): every id once, and a cursor per page. */
+async function walkBigOrganization(port, key) {
+  const ids = [];
+  const cursors = [];
+  let cursor = null;
+  const started = performance.now();
+  for (;;) {
+    const query = `/api/v1/inventory/items?limit=1000&fields=_id${cursor ? `&cursor=${cursor}` : ''}`;
+    const { response, body } = await getJson(port, query, key);
+    if (response.status !== 200) throw new Error(`walk: ${response.status} ${body}`);
+    const page = JSON.parse(body.toString());
+    for (const item of page.data) ids.push(item._id);
+    cursor = page.nextCursor;
+    if (!cursor) break;
+    cursors.push(cursor);
+  }
+  const unique = new Set(ids);
+  if (ids.length !== BIG_ITEMS || unique.size !== BIG_ITEMS) {
+    throw new Error(`the cursor walk returned ${ids.length} ids (${unique.size} distinct)`);
+  }
+  return { ids, cursors, walkSeconds: seconds(performance.now() - started) };
+}
+
+function defineCases({ ids, cursors }, keys, manifest) {
+  const random = mulberry32(7);
+  const sample = (list, n) =>
+    Array.from({ length: n }, () => list[Math.floor(random() * list.length)]);
+  const items = '/api/v1/inventory/items';
+  const search = (term) => `${items}?search=${encodeURIComponent(term)}`;
+  const t = manifest.terms;
+  const expectCount = (n) => (body) => body.count === Math.min(n, 100);
+  return [
+    { name: 'health', paths: ['/api/v1/health'], key: null },
+    { name: 'verify', paths: ['/api/v1/auth/verify'], key: keys.big },
+    { name: 'organization', paths: ['/api/v1/organization'], key: keys.big },
+    {
+      name: 'item detail',
+      paths: sample(ids, 1000).map((id) => `/api/v1/inventory/item?itemId=${id}`),
+      key: keys.big,
+    },
+    {
+      name: 'item detail (quota key)',
+      paths: sample(ids, 1000).map((id) => `/api/v1/inventory/item?itemId=${id}`),
+      key: keys.quota,
+      note: 'one quota write per request',
+    },
+    { name: 'list limit=50', paths: [`${items}?limit=50`], key: keys.big },
+    { name: 'list limit=1000', paths: [`${items}?limit=1000`], key: keys.big },
+    {
+      name: 'cursor walk (limit=100)',
+      paths: sample(cursors, 200).map((cursor) => `${items}?limit=100&cursor=${cursor}`),
+      key: keys.big,
+      note: '200 random depths',
+    },
+    {
+      name: `search rare "${t.rare}"`,
+      paths: [search(t.rare)],
+      key: keys.big,
+      check: expectCount(manifest.counts.rare),
+      note: `${manifest.counts.rare} matches`,
+    },
+    {
+      name: `search common "${t.common}"`,
+      paths: [search(t.common)],
+      key: keys.big,
+      check: expectCount(manifest.counts.common),
+      note: `${manifest.counts.common} matches`,
+    },
+    {
+      name: `search rare combination "${t.rareCombination}"`,
+      paths: [search(t.rareCombination)],
+      key: keys.big,
+      check: expectCount(manifest.counts.rareCombination),
+      note: `${manifest.counts.rareCombination} matches`,
+    },
+    {
+      name: `search absent "${t.absent}"`,
+      paths: [search(t.absent)],
+      key: keys.big,
+      check: expectCount(0),
+      note: `0 matches (${manifest.smallCounts.absent} in small orgs)`,
+    },
+    {
+      name: `search 2-char "${t.short}"`,
+      paths: [search(t.short)],
+      key: keys.big,
+      check: expectCount(manifest.counts.short),
+      note: `${manifest.counts.short} matches`,
+    },
+    {
+      name: `search 2-char rare "${t.shortRare}"`,
+      paths: [search(t.shortRare)],
+      key: keys.big,
+      check: (body) => body.count === 0,
+      note: 'bounded walk: short page + cursor',
+    },
+    {
+      name: `small org search "${t.common}"`,
+      paths: [search(t.common)],
+      key: keys.small,
+      check: expectCount(manifest.smallCounts.common),
+      note: `100-item org; ${manifest.smallCounts.common} matches`,
+    },
+    {
+      name: 'status filter + fields',
+      paths: [`${items}?status=Discontinued&fields=_id,name,sku,quantity`],
+      key: keys.big,
+    },
+    { name: '/llms-full.txt', paths: ['/llms-full.txt'], key: null, docs: true },
+  ];
+}
+
+/** Fetches every path of every case once: checks them, and records the bytes for the ceiling. */
+async function prefetch(cases, server) {
+  const routes = {};
+  for (const c of cases) {
+    const port = c.docs ? server.docsPort : server.port;
+    c.port = port;
+    c.bytes = 0;
+    for (const p of new Set(c.paths)) {
+      const { response, body } = await getJson(port, p, c.key);
+      if (response.status !== 200) {
+        throw new Error(
+          `${c.name}: ${p} answered ${response.status}: ${body.toString().slice(0, 300)}`,
+        );
+      }
+      if (response.headers.get('transfer-encoding')) throw new Error(`${c.name}: chunked response`);
+      if (c.check && !c.check(JSON.parse(body.toString()))) {
+        throw new Error(`${c.name}: unexpected answer ${body.toString().slice(0, 300)}`);
+      }
+      routes[p] = {
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        body: body.toString('base64'),
+      };
+      c.bytes = Math.max(c.bytes, body.length);
+    }
+  }
+  return routes;
+}
+
+async function throughput(port, c, durationSeconds) {
+  let next = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: THROUGHPUT_CONNECTIONS,
+    duration: durationSeconds,
+    headers: c.key ? { 'x-api-key': c.key } : {},
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => ({ ...request, path: c.paths[next++ % c.paths.length] }),
+      },
+    ],
+  });
+  const ok = result['2xx'];
+  return {
+    rps: Math.round(ok / result.duration),
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+async function measureCase(c, server, ceiling) {
+  const headers = c.key ? { 'x-api-key': c.key } : {};
+  let rss = 0;
+  const sampler = setInterval(() => {
+    rss = Math.max(rss, rssMb(server.pid));
+  }, 200);
+  await throughput(c.port, c, WARMUP);
+  const served = await throughput(c.port, c, SECONDS);
+  const latency = await closedLoop({
+    host: '127.0.0.1',
+    port: c.port,
+    paths: c.paths,
+    headers,
+    connections: LATENCY_CONNECTIONS,
+    durationMs: SECONDS * 1000,
+  });
+  clearInterval(sampler);
+  await throughput(ceiling.port, c, WARMUP);
+  const bare = await throughput(ceiling.port, c, SECONDS);
+  return {
+    name: c.name,
+    rps: served.rps,
+    p50: latency.p50,
+    p99: latency.p99,
+    ceilingRps: bare.rps,
+    ratio: served.rps / bare.rps,
+    rssMb: Math.round(rss),
+    bytes: c.bytes,
+    errors: served.errors + latency.errors + latency.non2xx + bare.errors,
+    note: c.note ?? '',
+  };
+}
+
+/** Item-detail p99 at a fixed rate, alone and while 4 connections fetch limit=1000 pages. */
+async function stallCheck(server, cases, keys, cursors) {
+  const detail = cases.find((c) => c.name === 'item detail');
+  const rate = QUICK ? 100 : 200;
+  const probe = () =>
+    fixedRate({
+      host: '127.0.0.1',
+      port: server.port,
+      paths: detail.paths,
+      headers: { 'x-api-key': keys.big },
+      rate,
+      durationMs: SECONDS * 1000,
+    });
+  const alone = await probe();
+  const random = mulberry32(11);
+  const pages = Array.from(
+    { length: 50 },
+    () =>
+      `/api/v1/inventory/items?limit=1000&cursor=${cursors[Math.floor(random() * cursors.length)]}`,
+  );
+  const worker = new Worker(new URL('./lib/background.js', import.meta.url), {
+    workerData: {
+      host: '127.0.0.1',
+      port: server.port,
+      paths: pages,
+      headers: { 'x-api-key': keys.big },
+      connections: 4,
+      durationMs: SECONDS * 1000 + 1000,
+    },
+  });
+  const background = new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const loaded = await probe();
+  const pagesResult = await background;
+  return {
+    rate,
+    alone,
+    loaded,
+    pagesPerSecond: Math.round(pagesResult.count / pagesResult.seconds),
+  };
+}
+
+// ── 4. Report ─────────────────────────────────────────────────────────────────────────────
+
+const ms = (value) => (Number.isFinite(value) ? value.toFixed(2) : '–');
+
+function table(rows) {
+  const header = [
+    'case',
+    'req/s (32c)',
+    'p50 ms (4c)',
+    'p99 ms (4c)',
+    'ceiling req/s',
+    'ratio',
+    'RSS MB',
+    'body bytes',
+    'notes',
+  ];
+  const lines = rows.map((r) => [
+    r.name,
+    String(r.rps),
+    ms(r.p50),
+    ms(r.p99),
+    String(r.ceilingRps),
+    `${Math.round(r.ratio * 100)}%`,
+    String(r.rssMb),
+    String(r.bytes),
+    `${r.note}${r.errors ? ` ERRORS: ${r.errors}` : ''}`,
+  ]);
+  const markdown = [
+    `| ${header.join(' | ')} |`,
+    `|${header.map((_, i) => (i === 0 || i === 8 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...lines.map((line) => `| ${line.join(' | ')} |`),
+  ].join('\n');
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
+  const text = [header, ...lines]
+    .map((line) =>
+      line
+        .map((cell, i) => (i === 0 || i === 8 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+        .join('  '),
+    )
+    .join('\n');
+  return { text, markdown };
+}
+
+async function main() {
+  const started = performance.now();
+  const load = os.loadavg().map((value) => value.toFixed(2));
+  log(
+    `${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB; load average ${load.join(' ')}`,
+  );
+  mkdirSync(DATA, { recursive: true });
+  const manifest = await ensureDataset(DATA, {
+    bigItems: BIG_ITEMS,
+    smallOrgs: Math.max(SMALL_ORGS, 1),
+  });
+  log(
+    `dataset: ${BIG_ITEMS.toLocaleString('en')} items (${Math.round(manifest.bigBytes / 1e6)} MB NDJSON) + ${SMALL_ORGS} × 100 ${manifest.reused ? '(reused)' : `(generated in ${manifest.generatedInSeconds} s)`}`,
+  );
+  const imported = await prepareDatabase(manifest);
+  const keys = {
+    big: (await cli('key', 'create', '--org', 'big', '--rate-limit', 'none', '--name', 'bench'))
+      .key,
+    quota: (
+      await cli(
+        'key',
+        'create',
+        '--org',
+        'big',
+        '--rate-limit',
+        'none',
+        '--remaining',
+        '1000000000',
+      )
+    ).key,
+    small: (await cli('key', 'create', '--org', 'small-01', '--rate-limit', 'none')).key,
+  };
+  const server = await startServer();
+  log(`server pid ${server.pid} on port ${server.port}, RSS ${Math.round(rssMb(server.pid))} MB`);
+  const walk = await walkBigOrganization(server.port, keys.big);
+  log(
+    `cursor walk over all ${BIG_ITEMS.toLocaleString('en')} items (limit=1000, fields=_id): ${walk.walkSeconds} s, every id once`,
+  );
+  const only = opts.only ? new RegExp(opts.only, 'i') : null;
+  const cases = defineCases(walk, keys, manifest).filter((c) => !only || only.test(c.name));
+  const routesFile = path.join(DATA, 'ceiling-routes.json');
+  writeFileSync(routesFile, JSON.stringify(await prefetch(cases, server)));
+  const ceiling = await startCeiling(routesFile);
+  const rows = [];
+  for (const c of cases) {
+    const row = await measureCase(c, server, ceiling);
+    rows.push(row);
+    log(
+      `${row.name}: ${row.rps} req/s, p50 ${ms(row.p50)} ms, p99 ${ms(row.p99)} ms, ceiling ${row.ceilingRps} req/s`,
+    );
+  }
+  const stall =
+    only && !only.test('item detail') ? null : await stallCheck(server, cases, keys, walk.cursors);
+  const finalRss = Math.round(rssMb(server.pid));
+  server.child.kill('SIGTERM');
+  ceiling.child.kill('SIGTERM');
+
+  const { text, markdown } = table(rows);
+  const loadAfter = os.loadavg().map((value) => value.toFixed(2));
+  const summary = [
+    `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average before ${load.join(' ')}, after ${loadAfter.join(' ')}`,
+    `Dataset: ${BIG_ITEMS.toLocaleString('en')} items in one organization + ${SMALL_ORGS} organizations of 100; SQLite file ${imported.databaseMb} MB`,
+    `Import of ${BIG_ITEMS.toLocaleString('en')} items (\`stockroom items import\`, NDJSON, search index included): ${imported.importSeconds} s (${imported.importRowsPerSecond.toLocaleString('en')} rows/s)${imported.reused ? ' [from an earlier run, --reuse]' : ''}`,
+    `Throughput: autocannon, ${THROUGHPUT_CONNECTIONS} connections, ${SECONDS} s after ${WARMUP} s warm-up; latency: ${LATENCY_CONNECTIONS} connections closed loop, ${SECONDS} s; server log level ${opts['log-level']}`,
+  ];
+  if (stall) {
+    summary.push(
+      `Event-loop stall check: item detail at ${stall.rate} req/s: alone p50 ${ms(stall.alone.p50)} / p99 ${ms(stall.alone.p99)} ms; while 4 connections fetch limit=1000 pages (${stall.pagesPerSecond} pages/s): p50 ${ms(stall.loaded.p50)} / p99 ${ms(stall.loaded.p99)} / max ${ms(stall.loaded.max)} ms`,
+    );
+  }
+  summary.push(
+    `Server RSS: max ${Math.max(...rows.map((r) => r.rssMb))} MB during the cases, ${finalRss} MB at the end`,
+  );
+  process.stdout.write(`\n${summary.join('\n')}\n\n${text}\n\n`);
+  const results = {
+    date: new Date().toISOString(),
+    quick: QUICK,
+    items: BIG_ITEMS,
+    smallOrgs: SMALL_ORGS,
+    seconds: SECONDS,
+    loadBefore: load,
+    loadAfter,
+    imported,
+    walkSeconds: walk.walkSeconds,
+    rows,
+    stall,
+    finalRss,
+    totalSeconds: seconds(performance.now() - started),
+  };
+  writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(
+    path.join(DATA, 'results.md'),
+    `${summary.map((line) => `- ${line}`).join('\n')}\n\n${markdown}\n`,
+  );
+  log(
+    `done in ${results.totalSeconds} s; results in ${path.relative(ROOT, DATA)}/results.{json,md}`,
+  );
+}
+
+main().catch((error) => {
+  log(error.stack ?? String(error));
+  cleanup();
+  process.exit(1);
+});

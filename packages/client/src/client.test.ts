@@ -1,0 +1,400 @@
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiPromise } from './api-promise.js';
+import { Stockroom } from './client.js';
+import {
+  AuthenticationError,
+  ConnectionError,
+  RateLimitError,
+  ServerError,
+  StockroomError,
+  TimeoutError,
+} from './errors.js';
+import {
+  deadUrl,
+  envelope,
+  json,
+  type Peer,
+  type PeerHandler,
+  startPeer,
+} from './testing/http-peer.js';
+
+/**
+ * The client against real HTTP peers scripted per test: retries, timeouts, aborts and odd
+ * answers that a healthy Stockroom server never gives on demand. Behaviour against the real
+ * server is covered in test/client-api.test.ts.
+ */
+
+const KEY = 'sr_org_0123456789abcdefghijABCDEFGHIJklmnop';
+const peers: Peer[] = [];
+
+afterEach(async () => {
+  await Promise.all(peers.splice(0).map((peer) => peer.close()));
+});
+
+async function peer(handler: PeerHandler): Promise<Peer> {
+  const started = await startPeer(handler);
+  peers.push(started);
+  return started;
+}
+
+function client(baseUrl: string, options: ConstructorParameters<typeof Stockroom>[0] = {}) {
+  // Short backoff keeps retry tests quick; the waits themselves are the client's, not the test's.
+  return new Stockroom({ baseUrl, apiKey: KEY, retryDelayMs: 1, maxRetryDelayMs: 5, ...options });
+}
+
+const PAGE = { data: [{ _id: 'a', name: 'A' }], organizationId: 'o', count: 1, nextCursor: null };
+
+describe('requests', () => {
+  it('sends the key as a Bearer token and the parameters the API names', async () => {
+    const server = await peer((_req, res) => json(res, 200, PAGE));
+    await client(server.url).inventory.list({
+      limit: 5,
+      search: 'tent',
+      status: 'Active',
+      fields: ['_id', 'name'],
+      cursor: 'c1',
+      organizationId: 'org',
+      // A property the API does not know is not sent: it would be a 400.
+      ...({ colour: 'red' } as object),
+    });
+    const [request] = server.requests;
+    expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(request?.headers['x-api-key']).toBeUndefined();
+    const url = new URL(request?.url ?? '', server.url);
+    expect(url.pathname).toBe('/api/v1/inventory/items');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      organizationId: 'org',
+      limit: '5',
+      search: 'tent',
+      status: 'Active',
+      fields: '_id,name',
+      cursor: 'c1',
+    });
+  });
+
+  it('accepts a base URL with a path prefix, a trailing slash or /api/v1', async () => {
+    const server = await peer((_req, res) => json(res, 200, { data: { _id: 'x' } }));
+    for (const base of [`${server.url}/stock/`, `${server.url}/stock/api/v1`]) {
+      await client(base).inventory.get('x');
+    }
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/stock/api/v1/inventory/item?itemId=x',
+      '/stock/api/v1/inventory/item?itemId=x',
+    ]);
+  });
+
+  it('sends no Authorization header without a key', async () => {
+    const server = await peer((_req, res) =>
+      json(res, 200, { status: 'ok', version: '1', checks: {} }),
+    );
+    const report = await new Stockroom({ baseUrl: server.url }).health();
+    expect(report.status).toBe('ok');
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('calls an injected fetch as a plain function', async () => {
+    const server = await peer((_req, res) => json(res, 200, { data: { _id: 'o' } }));
+    const seen: string[] = [];
+    const organization = await client(server.url, {
+      fetch(this: unknown, input, init) {
+        // Browsers throw "Illegal invocation" when fetch runs with another `this`.
+        expect(this).toBeUndefined();
+        seen.push(input);
+        return fetch(input, init);
+      },
+    }).organization.get();
+    expect(organization).toEqual({ _id: 'o' });
+    expect(seen).toEqual([`${server.url}/api/v1/organization`]);
+  });
+});
+
+describe('results', () => {
+  it('returns a promise whose withResponse() adds the response metadata', async () => {
+    const server = await peer((_req, res) =>
+      json(res, 200, PAGE, {
+        'x-request-id': 'req-42',
+        'x-ratelimit-limit': '600',
+        'x-ratelimit-remaining': '598',
+        'x-ratelimit-reset': '1795000020',
+      }),
+    );
+    const pending = client(server.url).inventory.list();
+    expect(pending).toBeInstanceOf(Promise);
+    expect(pending).toBeInstanceOf(ApiPromise);
+    const { data, response } = await pending.withResponse();
+    expect(data).toEqual(PAGE);
+    expect(response).toMatchObject({
+      status: 200,
+      requestId: 'req-42',
+      rateLimit: { limit: 600, remaining: 598, reset: 1795000020 },
+      deprecated: false,
+      attempts: 1,
+    });
+    expect(await pending).toEqual(PAGE);
+    expect(await pending.then((page) => page.count)).toBe(1);
+    // Both views come from one request.
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('resolves health with the report even when the API answers 503', async () => {
+    const report = { status: 'unavailable', version: '1', checks: { database: 'down' } };
+    const server = await peer((_req, res) => json(res, 503, report, { 'retry-after': '1' }));
+    const { data, response } = await client(server.url).health().withResponse();
+    expect(data).toEqual(report);
+    expect(response.status).toBe(503);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('rejects a success answer that is not JSON, without retrying', async () => {
+    const server = await peer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>a login page</html>');
+    });
+    const error = await client(server.url)
+      .verifyKey()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StockroomError);
+    expect(error).toMatchObject({ code: 'INVALID_RESPONSE', status: 200 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('rejects 4xx errors with catch() and finally() as a promise does', async () => {
+    const server = await peer((_req, res) => json(res, 404, envelope('ITEM_NOT_FOUND', 404)));
+    let settled = false;
+    const error = await client(server.url)
+      .inventory.get('missing')
+      .finally(() => {
+        settled = true;
+      })
+      .catch((e: unknown) => e);
+    expect(settled).toBe(true);
+    expect(error).toMatchObject({ name: 'NotFoundError', code: 'ITEM_NOT_FOUND', status: 404 });
+  });
+});
+
+describe('retries', () => {
+  it('retries 5xx until an attempt succeeds and reports the attempts', async () => {
+    const server = await peer((_req, res, n) =>
+      n < 2 ? json(res, 503, envelope('SERVICE_UNAVAILABLE', 503)) : json(res, 200, PAGE),
+    );
+    const { response } = await client(server.url).inventory.list().withResponse();
+    expect(response.attempts).toBe(3);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('gives up after maxRetries with the last error', async () => {
+    const server = await peer((_req, res) => json(res, 500, envelope('INTERNAL_ERROR', 500)));
+    const error = await client(server.url, { maxRetries: 3 })
+      .verifyKey()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ code: 'INTERNAL_ERROR', status: 500 });
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('retries a proxy 502 without a Stockroom body', async () => {
+    const server = await peer((_req, res, n) => {
+      if (n === 0) {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<h1>Bad gateway</h1>');
+      } else json(res, 200, { data: { _id: 'o' } });
+    });
+    expect(await client(server.url).organization.get()).toEqual({ _id: 'o' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries RATE_LIMITED after Retry-After', async () => {
+    const server = await peer((_req, res, n) =>
+      n === 0
+        ? json(res, 401, envelope('RATE_LIMITED', 401), { 'retry-after': '0' })
+        : json(res, 200, PAGE),
+    );
+    const { response } = await client(server.url).inventory.list().withResponse();
+    expect(response.attempts).toBe(2);
+  });
+
+  it('throws RateLimitError at once when Retry-After is beyond the cap', async () => {
+    const server = await peer((_req, res) =>
+      json(res, 401, envelope('RATE_LIMITED', 401), { 'retry-after': '30' }),
+    );
+    const error = await client(server.url, { maxRetryAfterMs: 10_000 })
+      .inventory.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ retryAfter: 30, status: 401, code: 'RATE_LIMITED' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['KEY_EXHAUSTED', 401],
+    ['INVALID_API_KEY', 401],
+    ['ORGANIZATION_FORBIDDEN', 403],
+    ['INVALID_PARAMETER', 400],
+    ['ITEM_NOT_FOUND', 404],
+  ])('never retries %s', async (code, status) => {
+    const server = await peer((_req, res) => json(res, status, envelope(code, status)));
+    const error = await client(server.url, { maxRetries: 5 })
+      .inventory.list()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code, status });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries connection failures, then throws ConnectionError', async () => {
+    const url = await deadUrl();
+    const error = await client(url)
+      .health({ maxRetries: 2 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'CONNECTION_ERROR', status: null });
+    expect((error as Error).message).toContain('ECONNREFUSED');
+    expect((error as Error).cause).toBeInstanceOf(Error);
+  });
+
+  it('honours a per-call maxRetries', async () => {
+    const server = await peer((_req, res) => json(res, 503, envelope('SERVICE_UNAVAILABLE', 503)));
+    await client(server.url, { maxRetries: 5 })
+      .verifyKey({ maxRetries: 0 })
+      .catch(() => {});
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('timeouts and cancellation', () => {
+  const stall: PeerHandler = () => {
+    // Never answers; the peer's close() drops the connection.
+  };
+
+  it('times out an attempt that gets no answer', async () => {
+    const server = await peer(stall);
+    const error = await client(server.url, { timeoutMs: 50, maxRetries: 0 })
+      .verifyKey()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', status: null });
+    expect((error as Error).message).toContain('50 ms');
+  });
+
+  it('times out a body that stalls after the headers, and retries the timeout', async () => {
+    const server = await peer((_req, res, n) => {
+      if (n === 0) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"data":');
+      } else json(res, 200, { data: { _id: 'o' } });
+    });
+    const { data, response } = await client(server.url, { timeoutMs: 100 })
+      .organization.get()
+      .withResponse();
+    expect(data).toEqual({ _id: 'o' });
+    expect(response.attempts).toBe(2);
+  });
+
+  it('stops at once when the caller aborts, with the caller’s reason', async () => {
+    const server = await peer(stall);
+    const controller = new AbortController();
+    const pending = client(server.url, { maxRetries: 5 })
+      .inventory.list({}, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    await waitFor(() => server.requests.length === 1);
+    const reason = new Error('user went away');
+    controller.abort(reason);
+    expect(await pending).toBe(reason);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('aborts the wait between retries too', async () => {
+    const server = await peer((_req, res) =>
+      json(res, 401, envelope('RATE_LIMITED', 401), { 'retry-after': '50' }),
+    );
+    const controller = new AbortController();
+    const pending = client(server.url)
+      .inventory.list({}, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    await waitFor(() => server.requests.length === 1);
+    controller.abort();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not start when the signal is already aborted', async () => {
+    const server = await peer((_req, res) => json(res, 200, PAGE));
+    const error = await client(server.url)
+      .inventory.list({}, { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('the key stays secret', () => {
+  it('is redacted from error messages that echo it', async () => {
+    const server = await peer((_req, res) =>
+      json(res, 401, envelope('INVALID_API_KEY', 401, `The key ${KEY} is not known.`)),
+    );
+    const error = (await client(server.url)
+      .verifyKey()
+      .catch((e: unknown) => e)) as AuthenticationError;
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toBe('The key [redacted] is not known.');
+    for (const text of [String(error), error.stack, inspect(error), JSON.stringify(error)]) {
+      expect(text).not.toContain(KEY);
+    }
+  });
+
+  it('never shows in the client’s inspect, JSON or string forms', async () => {
+    const stockroom = client('http://127.0.0.1:9');
+    for (const text of [
+      inspect(stockroom, { depth: 10 }),
+      JSON.stringify(stockroom),
+      String(stockroom),
+    ]) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(KEY.slice(11));
+    }
+    expect(inspect(stockroom)).toContain('sr_org_0123…');
+    expect(inspect(stockroom.inventory, { depth: 10 })).not.toContain(KEY);
+  });
+
+  it('never shows in connection errors', async () => {
+    const error = await client(await deadUrl(), { maxRetries: 0 })
+      .verifyKey()
+      .catch((e: unknown) => e);
+    expect(inspect(error, { depth: 10 })).not.toContain(KEY);
+  });
+});
+
+describe('configuration', () => {
+  it('needs a base URL', () => {
+    expect(() => new Stockroom({ apiKey: KEY })).toThrow(/baseUrl/);
+    expect(() => new Stockroom({ baseUrl: 'stock.example.com' })).toThrow(/absolute/);
+    expect(() => new Stockroom({ baseUrl: 'ftp://stock.example.com' })).toThrow(/absolute/);
+    expect(() => new Stockroom({ baseUrl: 'https://x.example/?a=1' })).toThrow(/query/);
+  });
+
+  it('reads STOCKROOM_BASE_URL and STOCKROOM_API_KEY from the environment', async () => {
+    const server = await peer((_req, res) => json(res, 200, { valid: true, key: {} }));
+    process.env.STOCKROOM_BASE_URL = server.url;
+    process.env.STOCKROOM_API_KEY = KEY;
+    try {
+      await new Stockroom().verifyKey();
+    } finally {
+      delete process.env.STOCKROOM_BASE_URL;
+      delete process.env.STOCKROOM_API_KEY;
+    }
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('rejects nonsensical numbers', () => {
+    expect(() => client('http://x.test', { timeoutMs: 0 })).toThrow(RangeError);
+    expect(() => client('http://x.test', { maxRetries: -1 })).toThrow(RangeError);
+    expect(() => client('http://x.test', { maxRetries: Number.NaN })).toThrow(RangeError);
+  });
+});
+
+/** Waits for a condition the peer reports (a request has arrived), checking on each tick. */
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,191 @@
+import { ApiPromise } from './api-promise.js';
+import { InventoryResource } from './resources/inventory.js';
+import { OrganizationResource } from './resources/organization.js';
+import { DEFAULT_RETRY_POLICY } from './retry.js';
+import { type FetchLike, Transport } from './transport.js';
+import type { HealthReport, KeyVerification, RequestOptions } from './types.js';
+
+export interface StockroomOptions {
+  /**
+   * An organization (`sr_org_…`) or user (`sr_usr_…`) API key. Defaults to the
+   * `STOCKROOM_API_KEY` environment variable where there is one. `health()` needs none.
+   */
+  apiKey?: string;
+  /**
+   * Base URL of the API host, e.g. `https://stock.example.com` (a trailing `/api/v1` is
+   * accepted). Defaults to the `STOCKROOM_BASE_URL` environment variable.
+   */
+  baseUrl?: string;
+  /** Time allowed for each attempt, response body included. Default 30 000. */
+  timeoutMs?: number;
+  /** Retries after a connection failure, a timeout, a 5xx or a rate limit. Default 2. */
+  maxRetries?: number;
+  /** First backoff delay; it doubles on each retry. Default 500. */
+  retryDelayMs?: number;
+  /** Ceiling of the backoff delay. Default 8 000. */
+  maxRetryDelayMs?: number;
+  /** The longest `Retry-After` to wait out; longer ones are thrown at once. Default 60 000. */
+  maxRetryAfterMs?: number;
+  /** A `fetch` implementation; default `globalThis.fetch`. */
+  fetch?: FetchLike;
+  /**
+   * Organization keys read the whole organization's data and must stay on servers. In a browser
+   * the client refuses one unless this is true (a user key needs no such opt-in).
+   */
+  dangerouslyAllowBrowser?: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RETRIES = 2;
+
+function env(name: string): string | undefined {
+  // Read defensively: browsers and edge runtimes have no `process`.
+  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
+  const value = proc?.env?.[name];
+  return value === '' ? undefined : value;
+}
+
+function isBrowser(): boolean {
+  return typeof window !== 'undefined' && typeof window.document !== 'undefined';
+}
+
+function count(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    throw new RangeError(`${name} must be a finite number ≥ ${min}, got ${String(value)}.`);
+  }
+  return value;
+}
+
+function normalizeBaseUrl(raw: string | undefined): string {
+  if (raw === undefined) {
+    throw new TypeError(
+      'Stockroom: no baseUrl. Pass the API host, e.g. new Stockroom({ baseUrl: "https://stock.example.com", apiKey }), or set STOCKROOM_BASE_URL.',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`Stockroom: baseUrl must be an absolute http(s) URL, got "${raw}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`Stockroom: baseUrl must be an absolute http(s) URL, got "${raw}".`);
+  }
+  if (url.search || url.hash) {
+    throw new TypeError('Stockroom: baseUrl must not carry a query string or a fragment.');
+  }
+  return url
+    .toString()
+    .replace(/\/+$/, '')
+    .replace(/\/api\/v1$/, '');
+}
+
+/** A key's display prefix (type prefix + 4 characters): what the server itself shows of a key. */
+function displayPrefix(key: string): string {
+  const match = /^(sr_(?:org|usr)_)(.{4})/.exec(key);
+  return match ? `${match[1]}${match[2]}…` : '[redacted]';
+}
+
+/**
+ * The Stockroom API client.
+ *
+ * ```ts
+ * const stockroom = new Stockroom({ baseUrl: 'https://stock.example.com', apiKey });
+ * for await (const item of stockroom.inventory.all({ fields: ['name', 'sku'] })) { … }
+ * ```
+ */
+export class Stockroom {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly organization: OrganizationResource;
+  readonly inventory: InventoryResource;
+  readonly #transport: Transport;
+  /** What may be shown of the key: never the key itself. */
+  readonly #keyHint: string | null;
+
+  constructor(options: StockroomOptions = {}) {
+    const apiKey = options.apiKey ?? env('STOCKROOM_API_KEY');
+    if (apiKey !== undefined && typeof apiKey !== 'string') {
+      throw new TypeError('Stockroom: apiKey must be a string.');
+    }
+    if (apiKey?.startsWith('sr_org_') && isBrowser() && options.dangerouslyAllowBrowser !== true) {
+      throw new Error(
+        'Stockroom: refusing an organization API key in a browser: anyone who loads the page can read it and every item of the organization. Call the API from your server, or use a user key. If this page is private, pass dangerouslyAllowBrowser: true.',
+      );
+    }
+    this.baseUrl = normalizeBaseUrl(options.baseUrl ?? env('STOCKROOM_BASE_URL'));
+    this.timeoutMs = count('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1);
+    this.maxRetries = Math.floor(count('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, 0));
+    this.#keyHint = apiKey ? displayPrefix(apiKey) : null;
+    this.#transport = new Transport({
+      baseUrl: this.baseUrl,
+      apiKey: apiKey || undefined,
+      timeoutMs: this.timeoutMs,
+      maxRetries: this.maxRetries,
+      retry: {
+        initialDelayMs: count(
+          'retryDelayMs',
+          options.retryDelayMs,
+          DEFAULT_RETRY_POLICY.initialDelayMs,
+          0,
+        ),
+        maxDelayMs: count(
+          'maxRetryDelayMs',
+          options.maxRetryDelayMs,
+          DEFAULT_RETRY_POLICY.maxDelayMs,
+          0,
+        ),
+        maxRetryAfterMs: count(
+          'maxRetryAfterMs',
+          options.maxRetryAfterMs,
+          DEFAULT_RETRY_POLICY.maxRetryAfterMs,
+          0,
+        ),
+      },
+      fetch: options.fetch,
+    });
+    this.organization = new OrganizationResource(this.#transport);
+    this.inventory = new InventoryResource(this.#transport);
+  }
+
+  /**
+   * The service's health. Resolves with the report for `ok`, `degraded` and `unavailable`
+   * (the API answers the last with 503) and rejects only when no report could be had.
+   * Needs no key.
+   */
+  health(options?: RequestOptions): ApiPromise<HealthReport> {
+    return new ApiPromise(
+      this.#transport.send<HealthReport>(
+        { path: '/api/v1/health', resultStatuses: [503] },
+        { maxRetries: 0, ...options },
+      ),
+    );
+  }
+
+  /** Describes the key in use (type, permissions, quota left, rate limit). Spends no quota. */
+  verifyKey(options?: RequestOptions): ApiPromise<KeyVerification> {
+    return new ApiPromise(
+      this.#transport.send<KeyVerification>({ path: '/api/v1/auth/verify' }, options),
+    );
+  }
+
+  /** A summary safe to log: the key is shown only by its display prefix. */
+  toJSON(): Record<string, unknown> {
+    return {
+      baseUrl: this.baseUrl,
+      apiKey: this.#keyHint,
+      timeoutMs: this.timeoutMs,
+      maxRetries: this.maxRetries,
+    };
+  }
+
+  toString(): string {
+    return `Stockroom(${this.baseUrl})`;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `Stockroom ${JSON.stringify(this.toJSON())}`;
+  }
+}

@@ -1,0 +1,580 @@
+/**
+ * Generated from the Stockroom server's OpenAPI document by `npm run generate -w @stockroom/client`.
+ * Do not edit by hand: a test fails when this file no longer matches the server.
+ */
+
+export interface paths {
+    "/api/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service health
+         * @description Needs no key (a supplied key is ignored). 200 with `ok` or `degraded` (an optional dependency is down); 503 with `unavailable` when the database is down.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HealthResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HealthResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify an API key
+         * @description Describes the key the request was made with. Counts toward the rate limit, spends no quota, and reports the uses left now. Never returns the secret or its hash.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VerifyResponse"];
+                    };
+                };
+                /** @description Error: UNKNOWN_PARAMETER, INVALID_PARAMETER */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: MISSING_API_KEY, INVALID_API_KEY, CONFLICTING_API_KEYS, KEY_DISABLED, KEY_EXPIRED, KEY_EXHAUSTED, RATE_LIMITED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: ORGANIZATION_FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key’s organization
+         * @description The organization the key belongs to: id, name, slug, enabled features and creation time. Needs a key, no permission.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Legacy override. By default the key’s organization is used; naming another organization answers 403. Responses carry `Deprecation: true`. */
+                    organizationId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Organization"];
+                        };
+                    };
+                };
+                /** @description Error: UNKNOWN_PARAMETER, INVALID_PARAMETER */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: MISSING_API_KEY, INVALID_API_KEY, CONFLICTING_API_KEYS, KEY_DISABLED, KEY_EXPIRED, KEY_EXHAUSTED, RATE_LIMITED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: ORGANIZATION_FORBIDDEN */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: ORGANIZATION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inventory/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inventory items
+         * @description Items of the key’s organization in creation order (`_id` ascending), filtered by `search` and `status`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. Needs `inventory:view` and the `inventory` feature.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Legacy override. By default the key’s organization is used; naming another organization answers 403. Responses carry `Deprecation: true`. */
+                    organizationId?: string;
+                    /**
+                     * @description Maximum number of items in the page: a positive integer. Default 100; values above 1000 are served as 1000.
+                     * @example 50
+                     */
+                    limit?: string;
+                    /** @description Case-insensitive substring match against name, description, sku and barcode (1–200 characters; accents significant; % and _ are literal). */
+                    search?: string;
+                    /** @description Only items with this status (exact case). */
+                    status?: "Draft" | "Active" | "Inactive" | "Discontinued";
+                    /**
+                     * @description Comma-separated item fields to return; each item then carries only these, in the usual order. Allowed: _id, organizationId, name, description, sku, barcode, status, quantity, customFields, createdAt, updatedAt.
+                     * @example _id,name,sku,quantity
+                     */
+                    fields?: string;
+                    /** @description Opaque token from the `nextCursor` of the previous page; send the same filters (search, status) with it. */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["InventoryItem"][];
+                            organizationId: string;
+                            /** @description Number of items in `data`. */
+                            count: number;
+                            /** @description Pass as `cursor` for the next page; null on the last page. A search page may hold fewer than `limit` items (even none) and still have a next page: one request examines a bounded number of items, so follow `nextCursor` until it is null. */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error: UNKNOWN_PARAMETER, INVALID_PARAMETER */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: MISSING_API_KEY, INVALID_API_KEY, CONFLICTING_API_KEYS, KEY_DISABLED, KEY_EXPIRED, KEY_EXHAUSTED, RATE_LIMITED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: ORGANIZATION_FORBIDDEN, FEATURE_DISABLED, INSUFFICIENT_PERMISSIONS */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: ORGANIZATION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inventory/item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one inventory item
+         * @description One item of the key’s organization by `_id`. Another organization’s item answers 404 like an unknown one. Needs `inventory:view` and the `inventory` feature.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The item’s `_id` (24-character hex). */
+                    itemId: string;
+                    /** @description Legacy override. By default the key’s organization is used; naming another organization answers 403. Responses carry `Deprecation: true`. */
+                    organizationId?: string;
+                    /**
+                     * @description Comma-separated item fields to return; each item then carries only these, in the usual order. Allowed: _id, organizationId, name, description, sku, barcode, status, quantity, customFields, createdAt, updatedAt.
+                     * @example _id,name,sku,quantity
+                     */
+                    fields?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["InventoryItem"];
+                        };
+                    };
+                };
+                /** @description Error: UNKNOWN_PARAMETER, INVALID_PARAMETER, MISSING_PARAMETER */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: MISSING_API_KEY, INVALID_API_KEY, CONFLICTING_API_KEYS, KEY_DISABLED, KEY_EXPIRED, KEY_EXHAUSTED, RATE_LIMITED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: ORGANIZATION_FORBIDDEN, FEATURE_DISABLED, INSUFFICIENT_PERMISSIONS */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: ORGANIZATION_NOT_FOUND, ITEM_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * InventoryItem
+         * @description An inventory item. Every field is present unless the `fields` parameter selects a subset.
+         */
+        InventoryItem: {
+            /** @example 6740a1f2c3d4e5f6a7b8c9d0 */
+            _id?: string;
+            /** @example 6740a1f2c3d4e5f6a7b8c9d0 */
+            organizationId?: string;
+            name?: string;
+            description?: string | null;
+            sku?: string | null;
+            barcode?: string | null;
+            status?: "Draft" | "Active" | "Inactive" | "Discontinued";
+            quantity?: number;
+            /** @description Free-form JSON object, returned as stored (key order kept). */
+            customFields?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-22T05:01:04.123Z
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-22T05:01:04.123Z
+             */
+            updatedAt?: string;
+        };
+        /** Organization */
+        Organization: {
+            /** @example 6740a1f2c3d4e5f6a7b8c9d0 */
+            _id: string;
+            name: string;
+            slug: string;
+            /**
+             * @example [
+             *       "inventory"
+             *     ]
+             */
+            features: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-11-22T05:01:04.123Z
+             */
+            createdAt: string;
+        };
+        /** ErrorResponse */
+        ErrorResponse: {
+            error: {
+                /** @enum {string} */
+                code: "MISSING_PARAMETER" | "INVALID_PARAMETER" | "UNKNOWN_PARAMETER" | "MISSING_API_KEY" | "INVALID_API_KEY" | "CONFLICTING_API_KEYS" | "KEY_DISABLED" | "KEY_EXPIRED" | "KEY_EXHAUSTED" | "RATE_LIMITED" | "ORGANIZATION_FORBIDDEN" | "INSUFFICIENT_PERMISSIONS" | "FEATURE_DISABLED" | "ORGANIZATION_NOT_FOUND" | "ITEM_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                /** @description What was wrong and how to fix it. */
+                message: string;
+                status: number;
+                requestId: string;
+                /** @description The query parameter at fault. */
+                param?: string;
+                /** Format: uri */
+                docUrl: string;
+            };
+        };
+        /** HealthResponse */
+        HealthResponse: {
+            status: "ok" | "degraded" | "unavailable";
+            version: string;
+            /**
+             * @description One entry per dependency: "ok", "down", …
+             * @example {
+             *       "database": "ok"
+             *     }
+             * @example {
+             *       "database": "ok",
+             *       "redis": "down"
+             *     }
+             */
+            checks: {
+                [key: string]: string;
+            };
+        };
+        /** VerifyResponse */
+        VerifyResponse: {
+            /** @enum {boolean} */
+            valid: true;
+            key: {
+                id: string;
+                name: string;
+                type: "organization" | "user";
+                /** @description Type prefix and first 4 random characters; safe to show. */
+                prefix: string;
+                organizationId: string;
+                userId: string | null;
+                permissions: string[];
+                expiresAt: string | null;
+                remaining: number | null;
+                rateLimit: {
+                    max: number;
+                    windowSeconds: number;
+                } | null;
+                /** Format: date-time */
+                createdAt: string;
+            };
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

@@ -1,0 +1,46 @@
+/** What the client read off an HTTP response besides its body. */
+export interface ResponseInfo {
+  status: number;
+  headers: Headers;
+  /** `x-request-id`: quote it when reporting a problem. */
+  requestId: string | null;
+  /** The key's rate-limit state after this request; null for keys without a limit. */
+  rateLimit: RateLimitInfo | null;
+  /** True when the server marked the request deprecated (the `organizationId` override). */
+  deprecated: boolean;
+  /** Attempts made, retries included. */
+  attempts: number;
+}
+
+export interface RateLimitInfo {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Requests left in the current window. */
+  remaining: number;
+  /** End of the current window, in epoch seconds. */
+  reset: number;
+}
+
+function integer(value: string | null): number | null {
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : null;
+}
+
+/** `X-RateLimit-*` headers, when all three are present and readable. */
+export function parseRateLimit(headers: Headers): RateLimitInfo | null {
+  const limit = integer(headers.get('x-ratelimit-limit'));
+  const remaining = integer(headers.get('x-ratelimit-remaining'));
+  const reset = integer(headers.get('x-ratelimit-reset'));
+  if (limit === null || remaining === null || reset === null) return null;
+  return { limit, remaining, reset };
+}
+
+export function responseInfo(status: number, headers: Headers, attempts: number): ResponseInfo {
+  return {
+    status,
+    headers,
+    requestId: headers.get('x-request-id'),
+    rateLimit: parseRateLimit(headers),
+    deprecated: headers.get('deprecation')?.trim().toLowerCase() === 'true',
+    attempts,
+  };
+}

@@ -1,0 +1,192 @@
+import type { WithResponse } from './api-promise.js';
+import { ConnectionError, errorFromResponse, StockroomError, TimeoutError } from './errors.js';
+import { responseInfo } from './response.js';
+import { parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
+import type { RequestOptions } from './types.js';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export type Query = Record<string, string | number | readonly string[] | undefined>;
+
+export interface TransportConfig {
+  baseUrl: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+  retry: RetryPolicy;
+  fetch: FetchLike | undefined;
+}
+
+export interface Call {
+  path: string;
+  query?: Query;
+  /** Statuses whose body is the result rather than an error (health answers 503 with a report). */
+  resultStatuses?: readonly number[];
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Replaces every occurrence of the key, should a server or proxy ever echo it back. */
+function redact(text: string, apiKey: string | undefined): string {
+  return apiKey ? text.split(apiKey).join('[redacted]') : text;
+}
+
+/** setTimeout fires at once for delays past 2^31 − 1 ms; longer waits are capped there. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function describeCause(cause: unknown): string {
+  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, …) is its cause.
+  const inner = cause instanceof Error ? cause.cause : undefined;
+  const code =
+    typeof inner === 'object' && inner !== null && 'code' in inner ? String(inner.code) : null;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return code ? `${message} (${code})` : message;
+}
+
+/** Sends GET requests with the key, a per-attempt timeout and retries; parses the answers. */
+export class Transport {
+  readonly #config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+  }
+
+  #url(call: Call): string {
+    const url = new URL(this.#config.baseUrl + call.path);
+    for (const [name, value] of Object.entries(call.query ?? {})) {
+      if (value === undefined) continue;
+      url.searchParams.set(name, Array.isArray(value) ? value.join(',') : String(value));
+    }
+    return url.toString();
+  }
+
+  async send<T>(call: Call, options: RequestOptions = {}): Promise<WithResponse<T>> {
+    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+    const url = this.#url(call);
+    for (let attempt = 0; ; attempt++) {
+      let error: StockroomError;
+      try {
+        const answer = await this.#attempt(url, options);
+        const outcome = this.#read<T>(call, answer, attempt + 1);
+        if (!(outcome instanceof StockroomError)) return outcome;
+        error = outcome;
+      } catch (caught) {
+        // A caller's abort ends everything at once, with the caller's own reason.
+        if (options.signal?.aborted) throw options.signal.reason;
+        if (!(caught instanceof StockroomError)) throw caught;
+        error = caught;
+      }
+      const delay = attempt < maxRetries ? retryDelay(error, attempt, this.#config.retry) : null;
+      if (delay === null) throw error;
+      await sleep(delay, options.signal);
+    }
+  }
+
+  async #attempt(url: string, options: RequestOptions): Promise<Answer> {
+    const fetchImpl = this.#config.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new TypeError('No fetch implementation: pass one as the `fetch` option.');
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#config.apiKey) headers.authorization = `Bearer ${this.#config.apiKey}`;
+
+    const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs;
+    const controller = new AbortController();
+    const signal = options.signal;
+    if (signal?.aborted) throw signal.reason;
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
+    try {
+      // Called as a plain function: browsers reject `fetch` invoked with another `this`.
+      const response = await fetchImpl(url, { method: 'GET', headers, signal: controller.signal });
+      // The body is read under the same timeout: a server may stall after the headers.
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text };
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      const target = new URL(url);
+      if (timedOut) {
+        throw new TimeoutError({
+          code: 'TIMEOUT',
+          message: `No answer from ${target.origin} within ${timeoutMs} ms (GET ${target.pathname}).`,
+        });
+      }
+      throw new ConnectionError({
+        code: 'CONNECTION_ERROR',
+        message: redact(
+          `Could not reach ${target.origin} (GET ${target.pathname}): ${describeCause(cause)}`,
+          this.#config.apiKey,
+        ),
+        cause,
+      });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The result, or the error the answer stands for (returned, so the caller decides on retries). */
+  #read<T>(call: Call, answer: Answer, attempts: number): WithResponse<T> | StockroomError {
+    const { status, headers } = answer;
+    let body: unknown;
+    try {
+      // Redacted before parsing, so no field of a result or an error can carry the key.
+      const text = redact(answer.text, this.#config.apiKey);
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const ok = status >= 200 && status < 300;
+    const object = typeof body === 'object' && body !== null ? body : null;
+    // A non-2xx result status counts only with a result body, not an error envelope or a proxy page.
+    const isResult =
+      ok || (call.resultStatuses?.includes(status) && object && !('error' in object));
+    if (isResult && object) {
+      return { data: body as T, response: responseInfo(status, headers, attempts) };
+    }
+    if (ok) {
+      return new StockroomError({
+        code: 'INVALID_RESPONSE',
+        status,
+        headers,
+        requestId: headers.get('x-request-id'),
+        message: `The API answered HTTP ${status} with a body that is not a JSON object; is baseUrl (${this.#config.baseUrl}) a Stockroom API?`,
+      });
+    }
+    return errorFromResponse({
+      status,
+      headers,
+      body,
+      retryAfter: parseRetryAfter(headers.get('retry-after')),
+    });
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Type tests, checked by `tsc -p packages/client` (npm run typecheck); vitest does not run them.
+ * Each assertion fails to compile when inference breaks, and each `@ts-expect-error` fails when
+ * the error it expects goes away.
+ */
+import { expectTypeOf } from 'vitest';
+import type { paths } from './generated/openapi.js';
+import type {
+  InventoryItem,
+  ItemField,
+  ItemPage,
+  KeyVerification,
+  Organization,
+  RateLimitError,
+  Stockroom,
+  StockroomError,
+} from './index.js';
+import type { ItemQuery, ItemsQuery, ListItemsParams } from './types.js';
+
+declare const stockroom: Stockroom;
+
+// The full item, exactly as DECISIONS.md lists its fields.
+expectTypeOf<InventoryItem>().toEqualTypeOf<{
+  _id: string;
+  organizationId: string;
+  name: string;
+  description: string | null;
+  sku: string | null;
+  barcode: string | null;
+  status: 'Draft' | 'Active' | 'Inactive' | 'Discontinued';
+  quantity: number;
+  customFields: { [key: string]: unknown };
+  createdAt: string;
+  updatedAt: string;
+}>();
+
+// Without fields: full items.
+const page = await stockroom.inventory.list();
+expectTypeOf(page).toEqualTypeOf<ItemPage<InventoryItem>>();
+expectTypeOf(page.data).toEqualTypeOf<InventoryItem[]>();
+expectTypeOf(page.nextCursor).toEqualTypeOf<string | null>();
+expectTypeOf(page.count).toEqualTypeOf<number>();
+expectTypeOf(page.organizationId).toEqualTypeOf<string>();
+expectTypeOf(await stockroom.inventory.list({ limit: 5, status: 'Active' })).toEqualTypeOf<
+  ItemPage<InventoryItem>
+>();
+expectTypeOf(await stockroom.inventory.get('id')).toEqualTypeOf<InventoryItem>();
+
+// A literal fields list narrows each item to exactly those properties, no `as const` needed.
+const narrow = await stockroom.inventory.list({ fields: ['name', 'sku'] });
+expectTypeOf(narrow.data[0]).toEqualTypeOf<{ name: string; sku: string | null } | undefined>();
+// @ts-expect-error quantity was not selected
+narrow.data[0]?.quantity;
+
+expectTypeOf(
+  await stockroom.inventory.get('id', { fields: ['_id', 'quantity', 'status'] }),
+).toEqualTypeOf<{ _id: string; quantity: number; status: InventoryItem['status'] }>();
+
+const readonlyFields = ['barcode'] as const;
+expectTypeOf(await stockroom.inventory.get('id', { fields: readonlyFields })).toEqualTypeOf<{
+  barcode: string | null;
+}>();
+
+for await (const item of stockroom.inventory.all({ fields: ['_id', 'createdAt'], limit: 500 })) {
+  expectTypeOf(item).toEqualTypeOf<{ _id: string; createdAt: string }>();
+}
+for await (const item of stockroom.inventory.all()) {
+  expectTypeOf(item).toEqualTypeOf<InventoryItem>();
+}
+
+// A list known only at run time may have selected any of its fields: all optional.
+declare const chosen: ItemField[];
+expectTypeOf(await stockroom.inventory.get('id', { fields: chosen })).toEqualTypeOf<
+  Partial<InventoryItem>
+>();
+declare const someOf: Array<'name' | 'quantity'>;
+expectTypeOf(await stockroom.inventory.get('id', { fields: someOf })).toEqualTypeOf<{
+  name?: string;
+  quantity?: number;
+}>();
+
+// Unknown fields and statuses do not compile.
+// @ts-expect-error colour is not an item field
+await stockroom.inventory.list({ fields: ['name', 'colour'] });
+// @ts-expect-error status values are case-sensitive
+await stockroom.inventory.list({ status: 'active' });
+// @ts-expect-error limit is a number
+await stockroom.inventory.list({ limit: '5' });
+// @ts-expect-error itemId is required
+await stockroom.inventory.get();
+
+// The other methods.
+expectTypeOf(await stockroom.organization.get()).toEqualTypeOf<Organization>();
+expectTypeOf(await stockroom.verifyKey()).toEqualTypeOf<KeyVerification>();
+expectTypeOf((await stockroom.health()).status).toEqualTypeOf<'ok' | 'degraded' | 'unavailable'>();
+const { data, response } = await stockroom.inventory.list({ fields: ['name'] }).withResponse();
+expectTypeOf(data.data).toEqualTypeOf<Array<{ name: string }>>();
+expectTypeOf(response.requestId).toEqualTypeOf<string | null>();
+expectTypeOf(response.rateLimit).toEqualTypeOf<{
+  limit: number;
+  remaining: number;
+  reset: number;
+} | null>();
+expectTypeOf(stockroom.inventory.get('id')).toExtend<Promise<InventoryItem>>();
+
+// Errors.
+expectTypeOf<RateLimitError>().toExtend<StockroomError>();
+expectTypeOf<RateLimitError['retryAfter']>().toEqualTypeOf<number | null>();
+expectTypeOf<StockroomError['status']>().toEqualTypeOf<number | null>();
+expectTypeOf<StockroomError['requestId']>().toEqualTypeOf<string | null>();
+
+// The parameters match what the server's OpenAPI document accepts, name for name: a parameter
+// added to or removed from the server fails here until the client follows.
+expectTypeOf<keyof ListItemsParams>().toEqualTypeOf<keyof ItemsQuery>();
+expectTypeOf<keyof ItemQuery>().toEqualTypeOf<'itemId' | 'organizationId' | 'fields'>();
+expectTypeOf<ListItemsParams['status']>().toEqualTypeOf<ItemsQuery['status']>();
+expectTypeOf<keyof paths>().toEqualTypeOf<
+  | '/api/v1/health'
+  | '/api/v1/auth/verify'
+  | '/api/v1/organization'
+  | '/api/v1/inventory/items'
+  | '/api/v1/inventory/item'
+>();

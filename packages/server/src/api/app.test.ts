@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { startTestServer, type TestServer } from '../testing/harness.js';
+import { expectApiError, untilChanged } from '../testing/security-suite.js';
+
+const ITEMS = '/api/v1/inventory/items';
+
+describe('the API host', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ captureLogs: true });
+  });
+  afterAll(() => server.close());
+
+  it('answers unknown paths with a JSON 404', async () => {
+    for (const path of [
+      '/',
+      '/api/v1',
+      '/api/v2/health',
+      '/api/v1/inventory/items/123',
+      '/api/v1/health/',
+    ]) {
+      expectApiError(await server.request(path), 404, 'ROUTE_NOT_FOUND');
+    }
+  });
+
+  it('answers other methods with a JSON 405 and Allow', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const response = await server.request(ITEMS, { method, key: server.demo.key });
+      expectApiError(response, 405, 'METHOD_NOT_ALLOWED');
+      expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    }
+  });
+
+  it('echoes a well-formed x-request-id and replaces any other', async () => {
+    const echoed = await server.request('/api/v1/health', {
+      headers: { 'x-request-id': 'abc.DEF_1:2-3' },
+    });
+    expect(echoed.headers.get('x-request-id')).toBe('abc.DEF_1:2-3');
+    for (const bad of ['has space', 'x'.repeat(129), 'semi;colon']) {
+      const replaced = await server.request(ITEMS, { headers: { 'x-request-id': bad } });
+      const id = replaced.headers.get('x-request-id');
+      expect(id).not.toBe(bad);
+      expect(id).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+      expect(replaced.body.error.requestId).toBe(id);
+    }
+  });
+
+  it('answers CORS preflights with the allowed headers and caches them 10 minutes', async () => {
+    const response = await server.request(ITEMS, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key',
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'authorization, content-type, x-api-key, if-none-match',
+    );
+    expect(response.headers.get('access-control-max-age')).toBe('600');
+  });
+
+  it('exposes the rate-limit, request-id and deprecation headers to browsers', async () => {
+    const response = await server.request(ITEMS, {
+      key: server.demo.key,
+      headers: { origin: 'https://shop.example' },
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toBe(
+      'x-request-id, retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, etag, deprecation',
+    );
+  });
+
+  it('logs one line per request with method, route, status, duration, request id and key id, never the key', async () => {
+    const response = await server.request(`${ITEMS}?limit=1`, {
+      key: server.demo.key,
+      headers: { 'x-request-id': 'log-check-1' },
+    });
+    expect(response.status).toBe(200);
+    await server.request('/api/v1/health', {
+      headers: { authorization: `Bearer ${server.demo.key}` },
+    });
+    const line = server.logs.find((entry) => entry.requestId === 'log-check-1');
+    expect(line).toMatchObject({
+      method: 'GET',
+      route: ITEMS,
+      status: 200,
+      requestId: 'log-check-1',
+    });
+    expect(typeof line?.durationMs).toBe('number');
+    expect(line?.keyId).toMatch(/^[0-9a-f]{24}$/);
+    expect(server.logs.filter((entry) => entry.requestId === 'log-check-1')).toHaveLength(1);
+    const everything = JSON.stringify(server.logs);
+    expect(everything).not.toContain(server.demo.key);
+    expect(everything.toLowerCase()).not.toContain('authorization');
+  });
+});
+
+describe('CORS_ORIGINS', () => {
+  it('allows only the configured origins', async () => {
+    const server = await startTestServer({ env: { CORS_ORIGINS: 'https://shop.example' } });
+    try {
+      const allowed = await server.request('/api/v1/health', {
+        headers: { origin: 'https://shop.example' },
+      });
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      const other = await server.request('/api/v1/health', {
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('rejects a malformed origin at boot', () => {
+    expect(() => loadConfig({ CORS_ORIGINS: 'not a url' })).toThrow(/CORS_ORIGINS/);
+  });
+});
+
+describe('the order of checks', () => {
+  let server: TestServer;
+  let org: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    org = server.demo.organizationId;
+  });
+  afterAll(() => server.close());
+
+  const key = async (input: Record<string, unknown>) =>
+    (await server.createKey({ organizationId: org, ...input })).key;
+
+  it('disabled wins over expired, expired over exhausted', async () => {
+    const { key: disabled, record } = await server.createKey({
+      organizationId: org,
+      expiresAt: 1,
+      remaining: 0,
+    });
+    await server.store.setApiKeyEnabled(record.id, false);
+    expectApiError(await server.request(ITEMS, { key: disabled }), 401, 'KEY_DISABLED');
+    expectApiError(
+      await server.request(ITEMS, { key: await key({ expiresAt: 1, remaining: 0 }) }),
+      401,
+      'KEY_EXPIRED',
+    );
+  });
+
+  it('exhausted wins over the rate limit, and the rate limit over query validation', async () => {
+    const exhausted = await key({ remaining: 0, rateLimit: { max: 1, windowSeconds: 3600 } });
+    for (let i = 0; i < 3; i++)
+      expectApiError(await server.request(ITEMS, { key: exhausted }), 401, 'KEY_EXHAUSTED');
+    const limited = await key({ rateLimit: { max: 1, windowSeconds: 3600 } });
+    expectApiError(
+      await server.request(`${ITEMS}?limit=0`, { key: limited }),
+      400,
+      'INVALID_PARAMETER',
+    );
+    // The 400 counted toward the limit.
+    expectApiError(await server.request(`${ITEMS}?limit=0`, { key: limited }), 401, 'RATE_LIMITED');
+  });
+
+  it('query validation wins over membership, the override, the feature flag and the permission', async () => {
+    const noFeature = await server.createOrganization({ features: [] });
+    const { key: k } = await server.createKey({ organizationId: noFeature.id, permissions: [] });
+    expectApiError(
+      await server.request(`${ITEMS}?status=nope`, { key: k }),
+      400,
+      'INVALID_PARAMETER',
+    );
+    const user = await server.createUser(org);
+    const userKey = await key({ userId: user.id });
+    await server.store.removeMember(org, user.id);
+    expectApiError(
+      await server.request(`${ITEMS}?limit=x`, { key: userKey }),
+      400,
+      'INVALID_PARAMETER',
+    );
+    expectApiError(await server.request(ITEMS, { key: userKey }), 403, 'ORGANIZATION_FORBIDDEN');
+  });
+
+  it('the override wins over the feature flag, the flag over the permission', async () => {
+    const noFeature = await server.createOrganization({ features: [] });
+    const { key: k } = await server.createKey({ organizationId: noFeature.id, permissions: [] });
+    expectApiError(
+      await server.request(`${ITEMS}?organizationId=${org}`, { key: k }),
+      403,
+      'ORGANIZATION_FORBIDDEN',
+    );
+    const flag = await server.request(ITEMS, { key: k });
+    expectApiError(flag, 403, 'FEATURE_DISABLED');
+    expect(flag.body.error.message).toContain('"inventory"');
+    const noPermission = await key({ permissions: [] });
+    const permission = await server.request(ITEMS, { key: noPermission });
+    expectApiError(permission, 403, 'INSUFFICIENT_PERMISSIONS');
+    expect(permission.body.error.message).toContain('inventory:view');
+    // The organization summary needs neither.
+    expect((await server.request('/api/v1/organization', { key: noPermission })).status).toBe(200);
+  });
+
+  it('spends quota only on requests that pass every check, including a 404 item', async () => {
+    const { key: k, record } = await server.createKey({ organizationId: org, remaining: 5 });
+    await server.request(`${ITEMS}?limit=0`, { key: k });
+    await server.request(`${ITEMS}?organizationId=${'0'.repeat(24)}`, { key: k });
+    await server.request('/api/v1/auth/verify', { key: k });
+    expect(await server.store.getRemaining(record.id)).toBe(5);
+    await server.request(`/api/v1/inventory/item?itemId=${'0'.repeat(24)}`, { key: k });
+    expect(await server.store.getRemaining(record.id)).toBe(4);
+  });
+
+  it('a quota of N admits exactly N of many concurrent requests', async () => {
+    const k = await key({ remaining: 10, rateLimit: null });
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, () => server.request(`${ITEMS}?limit=1`, { key: k })),
+    );
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(10);
+    for (const r of responses.filter((r) => r.status !== 200))
+      expectApiError(r, 401, 'KEY_EXHAUSTED');
+  });
+
+  it('a rate limit of N admits exactly N of many concurrent requests', async () => {
+    const k = await key({ rateLimit: { max: 7, windowSeconds: 3600 } });
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () => server.request('/api/v1/auth/verify', { key: k })),
+    );
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(7);
+    expect(responses.filter((r) => r.body?.error?.code === 'RATE_LIMITED')).toHaveLength(23);
+  });
+
+  it('gives back the use of a request that failed on our side', async () => {
+    const { key: k, record } = await server.createKey({
+      organizationId: org,
+      remaining: 3,
+      rateLimit: null,
+    });
+    expect((await server.request('/api/v1/organization', { key: k })).status).toBe(200);
+    expect(await server.store.getRemaining(record.id)).toBe(2);
+    // Make item reads fail after the charge: the table disappears under the running server.
+    await server.exec('ALTER TABLE items RENAME TO items_hidden');
+    try {
+      const response = await server.request(`${ITEMS}?limit=1`, { key: k });
+      expectApiError(response, 500, 'INTERNAL_ERROR');
+      expect(response.text).not.toMatch(/items_hidden|no such table|does not exist|SELECT/i);
+    } finally {
+      await server.exec('ALTER TABLE items_hidden RENAME TO items');
+    }
+    expect(await server.store.getRemaining(record.id)).toBe(2);
+  });
+});
+
+describe('changes made while the server runs', () => {
+  it('reach the server within one second', async () => {
+    const server = await startTestServer();
+    try {
+      const { key, record } = await server.createKey({
+        organizationId: server.demo.organizationId,
+        rateLimit: null,
+      });
+      expect((await server.request(ITEMS, { key })).status).toBe(200);
+      await server.store.setApiKeyEnabled(record.id, false);
+      expectApiError(await untilChanged(() => server.request(ITEMS, { key })), 401, 'KEY_DISABLED');
+      await server.store.setApiKeyEnabled(record.id, true);
+      expect((await server.request(ITEMS, { key })).status).toBeLessThan(500);
+      await server.store.updateOrganization(server.demo.organizationId, { features: [] });
+      const deadline = Date.now() + 1000;
+      let response = await server.request(ITEMS, { key });
+      while (response.status !== 403 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        response = await server.request(ITEMS, { key });
+      }
+      expectApiError(response, 403, 'FEATURE_DISABLED');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,256 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../context.js';
+import { hashKey, isWellFormedKey } from '../keys/format.js';
+import type { ApiKeyRecord, KeyContext, Organization } from '../store/types.js';
+import { ApiError } from './errors.js';
+
+/** Who is calling: established by `authenticate`, completed by `authorize`. */
+export interface Principal {
+  key: ApiKeyRecord;
+  hash: string;
+  /** The key's own organization. */
+  organization: Organization;
+  member: boolean;
+}
+
+/** What a keyed route asks of the caller (set as route `config`). */
+export interface AccessPolicy {
+  keyed: true;
+  /** Accepts the legacy `organizationId` override. */
+  organizationOverride?: boolean;
+  feature?: string;
+  permission?: string;
+  /** Whether a successful request spends one use of the key's quota. */
+  chargesQuota: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+    /** The organization the request acts on, after the override was applied. */
+    organization?: Organization;
+    quotaCharged?: boolean;
+  }
+  interface FastifyContextConfig {
+    access?: AccessPolicy;
+  }
+}
+
+export const WWW_AUTHENTICATE = 'Bearer realm="stockroom"';
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/** Reads the key from `x-api-key` or `Authorization: Bearer`, refusing two different keys. */
+export function extractKey(request: FastifyRequest): string {
+  const apiKeyHeader = headerValue(request.headers['x-api-key'])?.trim();
+  const authorization = headerValue(request.headers.authorization)?.trim();
+  let bearer: string | undefined;
+  if (authorization !== undefined && authorization !== '') {
+    const match = BEARER.exec(authorization);
+    if (!match) {
+      throw new ApiError(
+        'INVALID_API_KEY',
+        'The Authorization header must be "Bearer <API_KEY>"; or send the key in the x-api-key header.',
+      );
+    }
+    bearer = match[1];
+  }
+  const apiKey = apiKeyHeader === '' ? undefined : apiKeyHeader;
+  if (apiKey !== undefined && bearer !== undefined && apiKey !== bearer) {
+    throw new ApiError(
+      'CONFLICTING_API_KEYS',
+      'The x-api-key and Authorization headers carry different keys; send one key in one header.',
+    );
+  }
+  const key = apiKey ?? bearer;
+  if (key === undefined) {
+    throw new ApiError(
+      'MISSING_API_KEY',
+      'No API key was sent. Send it as "x-api-key: <API_KEY>" or "Authorization: Bearer <API_KEY>".',
+    );
+  }
+  return key;
+}
+
+const INVALID_KEY_MESSAGE =
+  'The API key is not valid. Check that it was copied whole (keys start with sr_org_ or sr_usr_); ask your operator for a new key if it was revoked.';
+
+/** Runs a hook body that is synchronous unless it returns a promise, in Fastify's callback style. */
+function settle(work: () => Promise<void> | undefined, done: (error?: Error) => void): void {
+  let pending: Promise<void> | undefined;
+  try {
+    pending = work();
+  } catch (error) {
+    done(error as Error);
+    return;
+  }
+  if (pending) pending.then(() => done(), done);
+  else done();
+}
+
+/**
+ * onRequest for keyed routes: identify the key and apply the rate limit, in the order
+ * DECISIONS.md fixes (present → well-formed and known → enabled → not expired → not exhausted
+ * → rate limit). Query validation runs after this, then `authorize`.
+ *
+ * Callback style with a synchronous path: a key found in the verifier's cache, without a rate
+ * limit or with one kept in memory, is identified without creating a promise (the hot path of
+ * every keyed request).
+ */
+export function authenticate(services: Services) {
+  function admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    hash: string,
+    context: KeyContext | null,
+  ): Promise<void> | undefined {
+    if (!context) throw new ApiError('INVALID_API_KEY', INVALID_KEY_MESSAGE);
+    const record = context.key;
+    request.principal = {
+      key: record,
+      hash,
+      organization: context.organization,
+      member: context.member,
+    };
+    services.usage.record(record.id);
+    if (!record.enabled) {
+      throw new ApiError(
+        'KEY_DISABLED',
+        'This API key is disabled. Ask your operator to enable it.',
+      );
+    }
+    const now = Date.now();
+    if (record.expiresAt !== null && record.expiresAt <= now) {
+      throw new ApiError(
+        'KEY_EXPIRED',
+        `This API key expired at ${new Date(record.expiresAt).toISOString()}. Ask your operator for a new key.`,
+      );
+    }
+    if (record.remaining === 0) {
+      throw new ApiError(
+        'KEY_EXHAUSTED',
+        'This API key has used its whole quota. Ask your operator for a new key.',
+      );
+    }
+    const policy = record.rateLimit;
+    if (!policy) return undefined;
+    return services.rateLimiter.hit(record.id, policy, now).then((result) => {
+      reply.header('x-ratelimit-limit', String(result.limit));
+      reply.header('x-ratelimit-remaining', String(result.remaining));
+      reply.header('x-ratelimit-reset', String(result.reset));
+      if (!result.allowed) {
+        throw new ApiError(
+          'RATE_LIMITED',
+          `Rate limit of ${result.limit} requests per ${policy.windowSeconds} s reached. Retry after ${result.retryAfter} s.`,
+          { headers: { 'retry-after': String(result.retryAfter) } },
+        );
+      }
+    });
+  }
+
+  function identify(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
+    reply.header('cache-control', 'private, no-cache');
+    const access = request.routeOptions.config.access;
+    if (!access) return undefined;
+    if (access.organizationOverride && hasOwn(request.query, 'organizationId')) {
+      reply.header('deprecation', 'true');
+      reply.header('link', `<${services.publicDocsUrl}/en/docs/authentication>; rel="deprecation"`);
+    }
+    const key = extractKey(request);
+    // Format and checksum first: garbage never reaches the database.
+    if (!isWellFormedKey(key)) throw new ApiError('INVALID_API_KEY', INVALID_KEY_MESSAGE);
+    const hash = hashKey(key);
+    const cached = services.keys.peek(hash);
+    if (cached !== undefined) return admit(request, reply, hash, cached);
+    return services.keys.load(hash).then((context) => admit(request, reply, hash, context));
+  }
+
+  return function authenticateRequest(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void {
+    settle(() => identify(request, reply), done);
+  };
+}
+
+function hasOwn(query: unknown, name: string): boolean {
+  return typeof query === 'object' && query !== null && Object.hasOwn(query, name);
+}
+
+/**
+ * preHandler for keyed routes, after query validation: membership → organization override →
+ * feature flag → permission → quota charge. Synchronous (callback style) unless it must ask
+ * the database: an override naming another organization, or a key with a quota.
+ */
+export function authorize(services: Services) {
+  function check(request: FastifyRequest): Promise<void> | undefined {
+    const access = request.routeOptions.config.access;
+    const principal = request.principal;
+    if (!access || !principal) return undefined;
+    if (!principal.member) {
+      throw new ApiError(
+        'ORGANIZATION_FORBIDDEN',
+        'The user this key belongs to is no longer a member of its organization. Use another key.',
+      );
+    }
+    const organization = principal.organization;
+    const override = access.organizationOverride
+      ? (request.query as Record<string, string | undefined>).organizationId
+      : undefined;
+    if (override !== undefined && override !== organization.id) {
+      return services.store.getOrganization(override).then((other) => {
+        if (!other) {
+          throw new ApiError(
+            'ORGANIZATION_NOT_FOUND',
+            `No organization has the id ${override}. Omit organizationId to use the key’s own organization.`,
+            { param: 'organizationId' },
+          );
+        }
+        throw new ApiError(
+          'ORGANIZATION_FORBIDDEN',
+          'This key cannot access that organization. Omit organizationId to use the key’s own organization.',
+          { param: 'organizationId' },
+        );
+      });
+    }
+    if (access.feature && !organization.features.includes(access.feature)) {
+      throw new ApiError(
+        'FEATURE_DISABLED',
+        `The "${access.feature}" feature is not enabled for this organization. Ask your operator to enable it.`,
+      );
+    }
+    if (access.permission && !principal.key.permissions.includes(access.permission)) {
+      throw new ApiError(
+        'INSUFFICIENT_PERMISSIONS',
+        `This key lacks the "${access.permission}" permission. Ask your operator for a key that has it.`,
+      );
+    }
+    request.organization = organization;
+    if (!access.chargesQuota || principal.key.remaining === null) return undefined;
+    // One database write per request for a key with a quota: the atomic charge.
+    return services.store.consumeQuota(principal.key.id).then((left) => {
+      if (left === null) {
+        principal.key.remaining = 0;
+        throw new ApiError(
+          'KEY_EXHAUSTED',
+          'This API key has used its whole quota. Ask your operator for a new key.',
+        );
+      }
+      request.quotaCharged = true;
+      services.keys.noteRemaining(principal.hash, left);
+    });
+  }
+
+  return function authorizeRequest(
+    request: FastifyRequest,
+    _reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void {
+    settle(() => check(request), done);
+  };
+}

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../testing/harness.js';
+import { VERSION } from '../../version.js';
+
+describe('GET /api/v1/health', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('answers without a key', async () => {
+    const response = await server.request('/api/v1/health');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // With Redis configured (the PostgreSQL leg), health reports it too.
+    const redis = server.server.services.config.redisUrl ? { redis: 'ok' } : {};
+    expect(response.body).toEqual({
+      status: 'ok',
+      version: VERSION,
+      checks: { database: 'ok', ...redis },
+    });
+  });
+
+  it('ignores a supplied key, even an invalid one, and any query', async () => {
+    const response = await server.request('/api/v1/health?verbose=1', { key: 'garbage' });
+    expect(response.status).toBe(200);
+    expect(response.body.status).toBe('ok');
+  });
+
+  it('answers HEAD with headers and no body', async () => {
+    const response = await server.request('/api/v1/health', { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.text).toBe('');
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+});
+
+describe('health when the database is down', () => {
+  it('answers 503 with status unavailable and keyed routes answer SERVICE_UNAVAILABLE', async () => {
+    const server = await startTestServer();
+    try {
+      await server.store.close();
+      const health = await server.request('/api/v1/health');
+      expect(health.status).toBe(503);
+      expect(health.body).toMatchObject({ status: 'unavailable', checks: { database: 'down' } });
+      const verify = await server.request('/api/v1/auth/verify', { key: server.demo.key });
+      // The key may still be cached; the item list needs the database either way.
+      const items = await server.request('/api/v1/inventory/items', { key: server.demo.key });
+      for (const response of [verify, items].filter((r) => r.status !== 200)) {
+        expect(response.status).toBe(503);
+        expect(response.body.error.code).toBe('SERVICE_UNAVAILABLE');
+        expect(response.headers.get('retry-after')).toBe('1');
+        expect(response.text).not.toMatch(/sqlite|SELECT|at .*\.js/i);
+      }
+      expect(items.status).toBe(503);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../../context.js';
+import type { AccessPolicy } from '../auth.js';
+import { ApiError } from '../errors.js';
+import { parseFields } from '../item-fields.js';
+import { querySchema } from '../params.js';
+import { errorResponses, JSON_TYPE, KEY_ERRORS, SECURITY } from '../schemas.js';
+import { itemJson } from '../serialize.js';
+
+interface ItemQuery {
+  itemId: string;
+  organizationId?: string;
+  fields?: string;
+}
+
+const access: AccessPolicy = {
+  keyed: true,
+  organizationOverride: true,
+  feature: 'inventory',
+  permission: 'inventory:view',
+  chargesQuota: true,
+};
+
+export default function inventoryItemRoute(app: FastifyInstance, services: Services) {
+  app.get<{ Querystring: ItemQuery }>(
+    '/api/v1/inventory/item',
+    {
+      config: { access },
+      schema: {
+        summary: 'Get one inventory item',
+        description:
+          'One item of the key’s organization by `_id`. Another organization’s item answers 404 like an unknown one. Needs `inventory:view` and the `inventory` feature.',
+        tags: ['Inventory'],
+        security: SECURITY,
+        querystring: querySchema(['organizationId', 'fields'], ['itemId']),
+        response: {
+          200: Type.Object({ data: Type.Ref('InventoryItem') }),
+          ...errorResponses([
+            ...KEY_ERRORS,
+            'MISSING_PARAMETER',
+            'ORGANIZATION_NOT_FOUND',
+            'ITEM_NOT_FOUND',
+            'FEATURE_DISABLED',
+            'INSUFFICIENT_PERMISSIONS',
+          ]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const organization = request.organization;
+      if (!organization) throw new Error('authorize did not run');
+      const item = await services.store.getItem(organization.id, request.query.itemId);
+      if (!item) {
+        throw new ApiError(
+          'ITEM_NOT_FOUND',
+          `No item with _id ${request.query.itemId} exists in this organization. List items to find valid ids.`,
+          { param: 'itemId' },
+        );
+      }
+      // The item fast path (serialize.ts): the same bytes the response schema describes.
+      return reply
+        .type(JSON_TYPE)
+        .send(`{"data":${itemJson(item, parseFields(request.query.fields))}}`);
+    },
+  );
+}

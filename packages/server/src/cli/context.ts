@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import { isPostgresUrl, resolveDatabaseUrl } from '../config.js';
+import { openStore } from '../store/open.js';
+import type { Store } from '../store/types.js';
+import { CliError } from './errors.js';
+import { createOutput, type Output } from './output.js';
+
+export interface GlobalOptions {
+  json?: boolean;
+  database?: string;
+}
+
+export interface Context {
+  out: Output;
+  /** `--database` wins over DATABASE_URL; SQLite paths are resolved against the working directory. */
+  databaseUrl: string;
+}
+
+/** The database URL fit to print: a PostgreSQL password never reaches a terminal or a log. */
+export function displayDatabase(databaseUrl: string): string {
+  if (!isPostgresUrl(databaseUrl)) return databaseUrl;
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'the PostgreSQL database';
+  }
+}
+
+export function contextOf(command: Command): Context {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  return {
+    out: createOutput(globals.json === true),
+    databaseUrl: resolveDatabaseUrl(globals.database ?? process.env.DATABASE_URL),
+  };
+}
+
+/**
+ * Opens the store, brings its schema up to date (idempotent, so `org create` works on a fresh
+ * file), runs the work and always closes the store so the process can exit on its own.
+ */
+export async function withStore<T>(
+  context: Context,
+  /** `applied`: the migrations this call applied (what `migrate` reports). */
+  work: (store: Store, applied: string[]) => Promise<T>,
+): Promise<T> {
+  let store: Store;
+  try {
+    store = await openStore(context.databaseUrl);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError('DATABASE_ERROR', (error as Error).message);
+  }
+  try {
+    let applied: string[];
+    try {
+      applied = await store.migrate();
+    } catch (error) {
+      throw new CliError(
+        'DATABASE_ERROR',
+        `cannot migrate ${displayDatabase(context.databaseUrl)}: ${(error as Error).message}`,
+      );
+    }
+    return await work(store, applied);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,304 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Item } from '../store/types.js';
+import { createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
+
+const sandbox = createCliSandbox();
+afterAll(() => sandbox.cleanup());
+const run = sandbox.run;
+
+let orgId: string;
+let slug: string;
+let n = 0;
+
+beforeAll(async () => {
+  expectSuccess(await run(['migrate']));
+});
+
+// Each test imports into an organization of its own.
+beforeEach(async () => {
+  n++;
+  slug = `shop-${n}`;
+  orgId = (await run(['org', 'create', '--name', `Shop ${n}`, '--json'])).json.id;
+});
+
+async function items(): Promise<Item[]> {
+  return sandbox.store().listItems(orgId, { limit: 1000 });
+}
+
+async function bySku(sku: string): Promise<Item | undefined> {
+  return (await items()).find((item) => item.sku === sku);
+}
+
+describe('stockroom items import', () => {
+  it('imports CSV with quoted commas and quotes, embedded CRLF newlines and a BOM', async () => {
+    const csv = sandbox.file(
+      `a${n}.csv`,
+      Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from(
+          'name,description,sku,barcode,status,quantity,customFields\r\n' +
+            '"Tent, 2 person","The ""best"" tent\r\nsecond line",T-1,0042,Active,12.5,"{""color"":""red"",""sizes"":[1,2]}"\r\n' +
+            'Café mug,,M-1,,Draft,-3,{}\r\n',
+        ),
+      ]),
+    );
+    const result = await run(['items', 'import', csv, '--org', slug, '--json']);
+    expectSuccess(result, { json: true });
+    expect(result.json).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 0, errors: [] });
+    expect(await bySku('T-1')).toMatchObject({
+      name: 'Tent, 2 person',
+      description: 'The "best" tent\r\nsecond line',
+      barcode: '0042',
+      status: 'Active',
+      quantity: 12.5,
+      customFields: '{"color":"red","sizes":[1,2]}',
+    });
+    expect(await bySku('M-1')).toMatchObject({
+      name: 'Café mug',
+      description: null,
+      barcode: null,
+      quantity: -3,
+    });
+  });
+
+  it('imports NDJSON and a JSON array, and prints a one-line summary without --json', async () => {
+    const ndjson = sandbox.file(
+      `b${n}.ndjson`,
+      '{"name":"A","sku":"A1","quantity":1}\n\n{"name":"B","customFields":{"z":1,"a":2}}\n',
+    );
+    const first = await run(['items', 'import', ndjson, '--org', orgId]);
+    expectSuccess(first);
+    expect(first.stdout).toBe(
+      `Imported ${ndjson} into ${slug}: 2 created, 0 updated, 0 unchanged, 0 failed\n`,
+    );
+    const json = sandbox.file(
+      `c${n}.json`,
+      '[\n  {"name": "C", "sku": "C1", "status": "Discontinued"}\n]\n',
+    );
+    expectSuccess(await run(['items', 'import', json, '--org', slug]));
+    // Two processes made these ids: only ids of one process sort by creation, so sort by name.
+    const all = (await items()).sort((a, b) => a.name.localeCompare(b.name));
+    expect(all.map((i) => [i.name, i.sku, i.status, i.customFields])).toEqual([
+      ['A', 'A1', 'Draft', '{}'],
+      ['B', null, 'Draft', '{"z":1,"a":2}'],
+      ['C', 'C1', 'Discontinued', '{}'],
+    ]);
+  });
+
+  it('upserts by sku: identical rows are unchanged and keep updatedAt; absent columns stay; empty cells clear', async () => {
+    const csv = sandbox.file(
+      `u${n}.csv`,
+      'name,sku,barcode,description,quantity\nTent,T-1,111,Roomy,2\nLamp,L-1,222,Bright,5\n',
+    );
+    expectSuccess(await run(['items', 'import', csv, '--org', slug]));
+    const tent = await bySku('T-1');
+
+    const again = await run(['items', 'import', csv, '--org', slug, '--json']);
+    expect(again.json).toEqual({ created: 0, updated: 0, unchanged: 2, failed: 0, errors: [] });
+    expect(await bySku('T-1')).toEqual(tent);
+
+    const partial = sandbox.file(`p${n}.csv`, 'sku,quantity,description\nT-1,3,\nL-1,5,Bright\n');
+    const updated = await run(['items', 'import', partial, '--org', slug, '--json']);
+    expect(updated.json).toEqual({ created: 0, updated: 1, unchanged: 1, failed: 0, errors: [] });
+    expect(await bySku('T-1')).toMatchObject({
+      id: tent?.id,
+      name: 'Tent',
+      barcode: '111',
+      quantity: 3,
+      description: null,
+      createdAt: tent?.createdAt,
+    });
+    expect(await items()).toHaveLength(2);
+  });
+
+  it('rejected rows: exit 1, the rest imported, every error with its line', async () => {
+    const csv = sandbox.file(
+      `r${n}.csv`,
+      'name,sku,quantity,status\nA,S1,1,Active\nB,S1,2,Active\n"C\nwith a break",S2,12abc,Active\nD,S3,4,active\n,S4,1,Draft\nE,S5,5,Inactive\n',
+    );
+    const human = await run(['items', 'import', csv, '--org', slug]);
+    expectFailure(human, {
+      status: 1,
+      code: 'IMPORT_ROWS_FAILED',
+      message: /^stockroom: 4 of 6 rows rejected; first: line 3: duplicate sku "S1"/,
+    });
+    expect(human.stdout.split('\n')).toEqual([
+      `Imported ${csv} into ${slug}: 2 created, 0 updated, 0 unchanged, 4 failed`,
+      '  line 3: duplicate sku "S1" (first used on line 2); each sku may appear once per file',
+      '  line 4: quantity must be a number such as 12 or 12.5, got "12abc"',
+      '  line 6: status must be one of Draft, Active, Inactive, Discontinued (exact case), got "active"',
+      '  line 7: name is required and cannot be empty',
+      '',
+    ]);
+    expect((await items()).map((i) => i.name)).toEqual(['A', 'E']);
+
+    const json = await run(['items', 'import', csv, '--org', slug, '--json']);
+    expectFailure(json, { status: 1, code: 'IMPORT_ROWS_FAILED', json: true });
+    expect(json.json).toMatchObject({
+      created: 0,
+      updated: 0,
+      unchanged: 2,
+      failed: 4,
+      errors: [{ line: 3 }, { line: 4 }, { line: 6 }, { line: 7 }],
+    });
+  });
+
+  it('--strict writes nothing when any row is rejected, and everything when none is', async () => {
+    const bad = sandbox.file(
+      `s${n}.ndjson`,
+      '{"name":"A","sku":"A1"}\n{"name":"B","quantity":"7"}\n',
+    );
+    const before = sandbox.dump();
+    const failed = await run(['items', 'import', bad, '--org', slug, '--strict', '--json']);
+    expectFailure(failed, {
+      status: 1,
+      code: 'IMPORT_ROWS_FAILED',
+      json: true,
+      message: /nothing was imported \(--strict\)/,
+    });
+    expect(failed.json).toMatchObject({
+      created: 0,
+      failed: 1,
+      errors: [{ line: 2, reason: 'quantity must be a finite number, got "7"' }],
+    });
+    expect(sandbox.dump()).toBe(before);
+
+    // A row only the store can reject (a new sku without a name) also rolls everything back.
+    const storeBad = sandbox.file(`t${n}.csv`, 'sku,quantity\nA1,1\n');
+    expectFailure(await run(['items', 'import', storeBad, '--org', slug, '--strict']), {
+      status: 1,
+      code: 'IMPORT_ROWS_FAILED',
+      message: /line 2: name is required to create an item/,
+    });
+    expect(sandbox.dump()).toBe(before);
+
+    const good = sandbox.file(`g${n}.csv`, 'name,sku\nA,A1\nB,B1\n');
+    const ok = await run(['items', 'import', good, '--org', slug, '--strict', '--json']);
+    expectSuccess(ok, { json: true });
+    expect(ok.json).toMatchObject({ created: 2, failed: 0 });
+  });
+
+  it.each([
+    [
+      'bad.json',
+      '[\n  {"name": "A"},\n  {"name": "B",}\n]',
+      /^stockroom: .*bad\.json, line 3: invalid JSON: Expected double-quoted property name$/,
+    ],
+    [
+      'bad.ndjson',
+      '{"name":"A"}\n{"name":"B"}\n{name}\n',
+      /^stockroom: .*bad\.ndjson, line 3: invalid JSON \(column 2\): /,
+    ],
+    [
+      'bad.csv',
+      'name,sku\nA,1\n"B,2\n',
+      /^stockroom: .*bad\.csv, line 3: invalid CSV: Quote Not Closed/,
+    ],
+    [
+      'unknown.csv',
+      'name,colour\nA,red\n',
+      /^stockroom: .*unknown\.csv, line 1: unknown column "colour"; allowed: name, /,
+    ],
+    [
+      'unknown.json',
+      '[{"name":"A"},\n{"name":"B","colour":"red"}]',
+      /^stockroom: .*unknown\.json, line 2: unknown field "colour"/,
+    ],
+    [
+      'object.json',
+      '\n\n  "just a string"',
+      /^stockroom: .*object\.json, line 3: expected a JSON array of items/,
+    ],
+    ['empty.csv', '', /^stockroom: .*empty\.csv: the file is empty/],
+  ])(
+    'a malformed file (%s) is exit 1 with one line naming file and line, and writes nothing',
+    async (name, content, message) => {
+      const file = sandbox.file(`${n}-${name}`, content);
+      const before = sandbox.dump();
+      expectFailure(await run(['items', 'import', file, '--org', slug]), { status: 1, message });
+      expectFailure(await run(['items', 'import', file, '--org', slug, '--json']), {
+        status: 1,
+        code: 'INVALID_FILE',
+        json: true,
+      });
+      expect(sandbox.dump()).toBe(before);
+    },
+  );
+
+  it('reads files relative to the working directory and explains a missing one', async () => {
+    sandbox.file(`rel${n}.csv`, 'name\nA\n');
+    expectSuccess(await run(['items', 'import', `rel${n}.csv`, '--org', slug]));
+    expectFailure(await run(['items', 'import', 'missing.csv', '--org', slug]), {
+      status: 1,
+      message: /^stockroom: missing\.csv: cannot read the file: no such file$/,
+    });
+  });
+
+  it('usage errors and an unknown organization', async () => {
+    const file = sandbox.file(`x${n}.csv`, 'name\nA\n');
+    expectFailure(await run(['items', 'import', file]), {
+      status: 2,
+      message: /required option '--org <ORG>'/,
+    });
+    expectFailure(await run(['items', 'import', '--org', slug]), {
+      status: 2,
+      message: /missing required argument 'FILE'/,
+    });
+    expectFailure(await run(['items', 'import', file, '--org', slug, '--dry-run']), {
+      status: 2,
+      message: /unknown option '--dry-run'/,
+    });
+    expectFailure(await run(['items', 'import', file, '--org', 'nope', '--json']), {
+      status: 1,
+      code: 'ORGANIZATION_NOT_FOUND',
+      json: true,
+    });
+    expect(await items()).toEqual([]);
+  });
+});
+
+describe('stockroom items delete', () => {
+  beforeEach(async () => {
+    const file = sandbox.file(`d${n}.csv`, 'name,sku\nA,A1\nB,B1\nC,\n');
+    expectSuccess(await run(['items', 'import', file, '--org', slug]));
+  });
+
+  it('deletes by sku and by id', async () => {
+    const bySkuRun = await run(['items', 'delete', '--org', slug, '--sku', 'A1', '--json']);
+    expectSuccess(bySkuRun, { json: true });
+    expect(bySkuRun.json).toEqual({ deleted: true, sku: 'A1' });
+    const b = (await bySku('B1')) as Item;
+    const byIdRun = await run(['items', 'delete', '--org', orgId, '--id', b.id]);
+    expectSuccess(byIdRun);
+    expect(byIdRun.stdout).toBe(`Deleted the item with id ${b.id} from ${slug}\n`);
+    expect((await items()).map((i) => i.name)).toEqual(['C']);
+  });
+
+  it.each([
+    [['--sku', 'NOPE'], 1, /^stockroom: no item with sku "NOPE" in shop-\d+$/],
+    [['--id', '0123456789abcdef01234567'], 1, /no item with id 0123456789abcdef01234567/],
+    [[], 2, /pass --sku SKU or --id ID/],
+    [
+      ['--sku', 'A1', '--id', '0123456789abcdef01234567'],
+      2,
+      /cannot be used with option '--id <ID>'/,
+    ],
+    [['--id', 'A1'], 2, /must be an id: 24 lowercase hex characters/],
+    [['--sku', ''], 2, /must be 1-100 characters/],
+  ] as const)('delete %j fails with exit %i and deletes nothing', async (args, status, message) => {
+    const before = sandbox.dump();
+    expectFailure(await run(['items', 'delete', '--org', slug, ...args]), { status, message });
+    expect(sandbox.dump()).toBe(before);
+  });
+
+  it('an item of another organization is not found', async () => {
+    const other = (await run(['org', 'create', '--name', `Other ${n}`, '--json'])).json.slug;
+    const before = sandbox.dump();
+    expectFailure(await run(['items', 'delete', '--org', other, '--sku', 'A1', '--json']), {
+      status: 1,
+      code: 'ITEM_NOT_FOUND',
+      json: true,
+    });
+    expect(sandbox.dump()).toBe(before);
+  });
+});

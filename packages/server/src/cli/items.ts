@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { type Command, Option } from 'commander';
+import { ImportFileError } from '../items/errors.js';
+import { type ImportResult, importItems } from '../items/import.js';
+import { contextOf, withStore } from './context.js';
+import { CliError, usageError } from './errors.js';
+import { lookupOrganization } from './lookup.js';
+import { createProgress } from './progress.js';
+import { parseId, parseSku } from './values.js';
+
+function counts(result: ImportResult): string {
+  return `${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged, ${result.failed} failed`;
+}
+
+/** The human report: one summary line, then one line per rejected row. */
+function report(file: string, slug: string, result: ImportResult, strict: boolean): string {
+  const summary =
+    strict && result.failed > 0
+      ? `Nothing imported from ${file} into ${slug} (--strict): ${result.failed} rejected rows`
+      : `Imported ${file} into ${slug}: ${counts(result)}`;
+  return [summary, ...result.errors.map((e) => `  line ${e.line}: ${e.reason}`)].join('\n');
+}
+
+export function registerItems(program: Command): void {
+  const items = program
+    .command('items')
+    .description('import items from a file and delete items')
+    .summary('manage inventory items');
+
+  items
+    .command('import')
+    .description(
+      'import items from a JSON array, NDJSON or CSV file (header row; customFields as one JSON cell); upserts by sku',
+    )
+    .argument('<FILE>', 'file to import (.json, .ndjson/.jsonl, .csv; otherwise sniffed)')
+    .requiredOption('--org <ORG>', 'organization id or slug')
+    .option('--strict', 'check the whole file first and write nothing if any row is rejected')
+    .addHelpText(
+      'after',
+      `
+Fields: name, description, sku, barcode, status, quantity, customFields. The API's _id,
+organizationId, createdAt and updatedAt are accepted and ignored; any other column is an error.
+Rows with a sku that exists are updated, others created; rows without a sku are always created.
+A column absent from the file leaves that field as stored; an empty CSV cell sets null (name,
+status, quantity and customFields cannot be null). A sku may appear once per file.
+Rejected rows are listed with their line number and the command exits 1; a malformed file
+writes nothing.`,
+    )
+    .action(async (file: string, opts: { org: string; strict?: boolean }, command: Command) => {
+      const context = contextOf(command);
+      const strict = opts.strict === true;
+      const progress = createProgress(process.stderr.isTTY === true && !context.out.json);
+      const { result, slug } = await withStore(context, async (store) => {
+        const organization = await lookupOrganization(store, opts.org);
+        try {
+          const result = await importItems(store, organization.id, path.resolve(file), {
+            strict,
+            onProgress: (p) => progress.update(p),
+          });
+          return { result, slug: organization.slug };
+        } catch (error) {
+          // Name the file in the one stderr line: "items.csv, line 7: invalid CSV: …".
+          if (error instanceof ImportFileError) {
+            const where = error.line === undefined ? file : `${file}, line ${error.line}`;
+            throw new CliError('INVALID_FILE', `${where}: ${error.reason}`);
+          }
+          throw error;
+        } finally {
+          progress.stop();
+        }
+      });
+      const first = result.errors[0];
+      if (first) {
+        const total = result.created + result.updated + result.unchanged + result.failed;
+        const what = strict
+          ? `${result.failed} rows rejected; nothing was imported (--strict)`
+          : `${result.failed} of ${total} rows rejected`;
+        // The stderr line names the first problem; stdout (or the JSON object) has them all.
+        throw new CliError(
+          'IMPORT_ROWS_FAILED',
+          `${what}; first: line ${first.line}: ${first.reason}`,
+          {
+            details: { ...result },
+            report: report(file, slug, result, strict),
+          },
+        );
+      }
+      context.out.success({ ...result }, report(file, slug, result, strict));
+    });
+
+  items
+    .command('delete')
+    .description('delete one item by sku or by id')
+    .requiredOption('--org <ORG>', 'organization id or slug')
+    .addOption(new Option('--sku <SKU>', 'the item sku').argParser(parseSku).conflicts('id'))
+    .addOption(new Option('--id <ID>', 'the item id').argParser(parseId))
+    .action(async (opts: { org: string; sku?: string; id?: string }, command: Command) => {
+      const context = contextOf(command);
+      if (opts.sku === undefined && opts.id === undefined) {
+        throw usageError('pass --sku SKU or --id ID to say which item to delete');
+      }
+      const by = opts.id !== undefined ? { id: opts.id } : { sku: opts.sku as string };
+      const what = 'id' in by ? `id ${by.id}` : `sku ${JSON.stringify(by.sku)}`;
+      const slug = await withStore(context, async (store) => {
+        const organization = await lookupOrganization(store, opts.org);
+        if (!(await store.deleteItem(organization.id, by))) {
+          throw new CliError('ITEM_NOT_FOUND', `no item with ${what} in ${organization.slug}`);
+        }
+        return organization.slug;
+      });
+      context.out.success({ deleted: true, ...by }, `Deleted the item with ${what} from ${slug}`);
+    });
+}

@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey, isWellFormedKey } from '../keys/format.js';
+import { issueKey } from '../keys/issue.js';
+import { createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
+
+const sandbox = createCliSandbox();
+afterAll(() => sandbox.cleanup());
+const run = sandbox.run;
+
+async function rejected(args: string[], expected: Parameters<typeof expectFailure>[1]) {
+  const before = sandbox.dump();
+  expectFailure(await run(args), expected);
+  expect(sandbox.dump()).toBe(before);
+}
+
+describe('stockroom key', () => {
+  let acme: string;
+
+  beforeAll(async () => {
+    acme = (await run(['org', 'create', '--name', 'Acme', '--json'])).json.id;
+    expectSuccess(await run(['user', 'create', '--org', 'acme', '--email', 'ana@example.com']));
+    expectSuccess(await run(['org', 'create', '--name', 'Globex']));
+    expectSuccess(await run(['user', 'create', '--org', 'globex', '--email', 'bo@example.com']));
+  });
+
+  it('create: an organization key with the defaults; the secret is printed once and stored only as a hash', async () => {
+    const created = await run(['key', 'create', '--org', 'acme', '--json']);
+    expectSuccess(created, { json: true });
+    const { key, id } = created.json;
+    expect(isWellFormedKey(key)).toBe(true);
+    expect(key).toMatch(/^sr_org_/);
+    expect(created.json).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      key,
+      prefix: key.slice(0, 11),
+      name: 'Organization key',
+      type: 'organization',
+      organizationId: acme,
+      userId: null,
+      userEmail: null,
+      permissions: ['inventory:view'],
+      state: 'active',
+      expiresAt: null,
+      remaining: null,
+      rateLimit: { max: 600, windowSeconds: 60 },
+      createdAt: expect.stringMatching(/Z$/),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    const stored = await sandbox.store().getApiKey(id);
+    expect(stored?.hash).toBe(hashKey(key));
+    expect(sandbox.dump()).not.toContain(key);
+    expect(created.stdout).not.toContain(stored?.hash);
+  });
+
+  it('create: human output shows the key with the shown-only-once warning', async () => {
+    const created = await run(['key', 'create', '--org', 'acme', '--name', 'CI']);
+    expectSuccess(created);
+    const key = /^ {2}(sr_org_\w+)$/m.exec(created.stdout)?.[1] ?? '';
+    expect(isWellFormedKey(key)).toBe(true);
+    expect(created.stdout).toMatch(/shown only once/);
+    expect(created.stdout).toMatch(/^name: +CI$/m);
+  });
+
+  it('create: applies every option', async () => {
+    const before = Date.now();
+    const created = await run([
+      'key',
+      'create',
+      '--org',
+      acme,
+      '--name',
+      'Partner',
+      '--permissions',
+      'none',
+      '--expires-in',
+      '30d',
+      '--remaining',
+      '0',
+      '--rate-limit',
+      '10/1s',
+      '--json',
+    ]);
+    const after = Date.now();
+    expectSuccess(created, { json: true });
+    expect(created.json).toMatchObject({
+      name: 'Partner',
+      permissions: [],
+      remaining: 0,
+      state: 'exhausted',
+      rateLimit: { max: 10, windowSeconds: 1 },
+    });
+    const expiresAt = Date.parse(created.json.expiresAt);
+    expect(expiresAt - 30 * 86_400_000).toBeGreaterThanOrEqual(before);
+    expect(expiresAt - 30 * 86_400_000).toBeLessThanOrEqual(after);
+
+    const at = await run([
+      'key',
+      'create',
+      '--org',
+      'acme',
+      '--expires-at',
+      '2099-01-31T18:00:00+02:00',
+      '--rate-limit',
+      'none',
+      '--json',
+    ]);
+    expectSuccess(at, { json: true });
+    expect(at.json).toMatchObject({ expiresAt: '2099-01-31T16:00:00.000Z', rateLimit: null });
+    expect(await sandbox.store().getApiKey(at.json.id)).toMatchObject({
+      expiresAt: Date.UTC(2099, 0, 31, 16),
+      rateLimit: null,
+    });
+  });
+
+  it('create --user: a user key for a member', async () => {
+    const created = await run([
+      'key',
+      'create',
+      '--org',
+      'acme',
+      '--user',
+      'ANA@example.com',
+      '--json',
+    ]);
+    expectSuccess(created, { json: true });
+    const user = await sandbox.store().findUser('ana@example.com');
+    expect(created.json).toMatchObject({
+      type: 'user',
+      userId: user?.id,
+      userEmail: 'ana@example.com',
+    });
+    expect(created.json.key).toMatch(/^sr_usr_/);
+  });
+
+  it.each([
+    [
+      ['--org', 'acme', '--user', 'bo@example.com'],
+      'NOT_A_MEMBER',
+      /bo@example\.com is not a member of acme/,
+    ],
+    [['--org', 'acme', '--user', 'zed@example.com'], 'USER_NOT_FOUND', /no user with id or email/],
+    [['--org', 'nope'], 'ORGANIZATION_NOT_FOUND', /no organization with id or slug "nope"/],
+  ])('create %j fails with exit 1 (%s) and changes nothing', async (args, code, message) => {
+    const before = sandbox.dump();
+    expectFailure(await run(['key', 'create', ...args, '--json']), {
+      status: 1,
+      code,
+      message,
+      json: true,
+    });
+    expect(sandbox.dump()).toBe(before);
+  });
+
+  it.each([
+    [['--expires-in', '30'], /DURATION must be a positive integer followed by s, m, h or d/],
+    [['--expires-in', '0d'], /DURATION must be/],
+    [['--expires-in', '1w'], /DURATION must be/],
+    [
+      ['--expires-in', '1d', '--expires-at', '2099-01-01'],
+      /cannot be used with option '--expires-at <ISO>'/,
+    ],
+    [['--expires-at', '2099-02-30'], /is not a real date/],
+    [['--expires-at', 'next week'], /use an ISO 8601 date/],
+    [['--expires-at', '2099-01-01T10:00:00'], /use an ISO 8601 date/],
+    [['--expires-at', '2001-01-01'], /is in the past/],
+    [['--remaining', '-1'], /must be a non-negative integer/],
+    [['--remaining', '1.5'], /must be a non-negative integer/],
+    [['--rate-limit', '600'], /use MAX\/DURATION/],
+    [['--rate-limit', '0/1m'], /use MAX\/DURATION/],
+    [['--rate-limit', '600/1x'], /use MAX\/DURATION/],
+    [['--permissions', 'inventory:edit'], /unknown permission "inventory:edit"/],
+    [['--name', ''], /must not be empty/],
+    [['--colour', 'red'], /unknown option '--colour'/],
+  ])('create %j is a usage error (exit 2) that changes nothing', async (args, message) => {
+    await rejected(['key', 'create', '--org', 'acme', ...args], { status: 2, message });
+  });
+
+  it('list: every key with its state, never the hash', async () => {
+    const store = sandbox.store();
+    const disabled = await issueKey(store, { organizationId: acme, name: 'Off' });
+    await store.setApiKeyEnabled(disabled.record.id, false);
+    await issueKey(store, {
+      organizationId: acme,
+      name: 'Old',
+      expiresAt: Date.UTC(2020, 0, 1),
+    });
+    const revoked = await issueKey(store, { organizationId: acme, name: 'Gone' });
+    await store.revokeApiKey(revoked.record.id);
+
+    const listed = await run(['key', 'list', '--org', 'acme', '--json']);
+    expectSuccess(listed, { json: true });
+    expect(Object.keys(listed.json)).toEqual(['keys']);
+    const states = Object.fromEntries(
+      listed.json.keys.map((k: { name: string; state: string }) => [k.name, k.state]),
+    );
+    expect(states).toMatchObject({
+      'Organization key': 'active',
+      CI: 'active',
+      Partner: 'exhausted',
+      'User key': 'active',
+      Off: 'disabled',
+      Old: 'expired',
+      Gone: 'revoked',
+    });
+    for (const key of await store.listApiKeys(acme)) expect(listed.stdout).not.toContain(key.hash);
+    expect(listed.stdout).not.toContain('"hash"');
+    expect(listed.stdout).not.toContain('"key"');
+
+    const human = await run(['key', 'list', '--org', acme]);
+    expectSuccess(human);
+    const lines = human.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      /^ID +PREFIX +NAME +TYPE +USER +STATE +REMAINING +RATE LIMIT +EXPIRES +LAST USED$/,
+    );
+    expect(lines).toHaveLength(1 + listed.json.keys.length);
+    expect(human.stdout).toMatch(/ user +ana@example\.com +active +- +600\/1m +never +never$/m);
+    expect(human.stdout).toMatch(/Partner +organization +- +exhausted +0 +10\/1s +\S+Z +never$/m);
+  });
+
+  it('list: an unknown organization is exit 1', async () => {
+    expectFailure(await run(['key', 'list', '--org', 'nope']), {
+      status: 1,
+      message: /no organization/,
+    });
+  });
+
+  it('disable, enable and revoke change the state', async () => {
+    const id = (await run(['key', 'create', '--org', 'acme', '--json'])).json.id;
+    const store = sandbox.store();
+
+    const disabled = await run(['key', 'disable', id, '--json']);
+    expectSuccess(disabled, { json: true });
+    expect(disabled.json).toMatchObject({ id, state: 'disabled' });
+    expect((await store.getApiKey(id))?.enabled).toBe(false);
+
+    const enabled = await run(['key', 'enable', id]);
+    expectSuccess(enabled);
+    expect(enabled.stdout).toMatch(
+      new RegExp(`^Enabled key ${id} \\(sr_org_\\w{4}, "Organization key"\\)\\n$`),
+    );
+    expect((await store.getApiKey(id))?.enabled).toBe(true);
+
+    const revoked = await run(['key', 'revoke', id, '--json']);
+    expectSuccess(revoked, { json: true });
+    expect(revoked.json).toMatchObject({ id, state: 'revoked' });
+    const revokedAt = (await store.getApiKey(id))?.revokedAt;
+    expect(revokedAt).not.toBeNull();
+
+    // Revoking again is harmless and keeps the first revocation time.
+    expectSuccess(await run(['key', 'revoke', id]));
+    expect((await store.getApiKey(id))?.revokedAt).toBe(revokedAt);
+
+    await rejected(['key', 'enable', id], {
+      status: 1,
+      message: /is revoked and cannot be enabled/,
+    });
+    await rejected(['key', 'disable', id], {
+      status: 1,
+      message: /is revoked and cannot be disabled/,
+    });
+  });
+
+  it.each(['disable', 'enable', 'revoke'])(
+    '%s: a malformed id is exit 2, an unknown one exit 1',
+    async (verb) => {
+      await rejected(['key', verb, 'sr_org_abc'], {
+        status: 2,
+        message: /must be an id: 24 lowercase hex characters/,
+      });
+      await rejected(['key', verb], { status: 2, message: /missing required argument 'KEY'/ });
+      const before = sandbox.dump();
+      expectFailure(await run(['key', verb, '0123456789abcdef01234567', '--json']), {
+        status: 1,
+        code: 'KEY_NOT_FOUND',
+        json: true,
+      });
+      expect(sandbox.dump()).toBe(before);
+    },
+  );
+});

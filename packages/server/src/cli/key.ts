@@ -1,0 +1,248 @@
+import { type Command, Option } from 'commander';
+import { issueKey } from '../keys/issue.js';
+import { PERMISSIONS } from '../keys/permissions.js';
+import type { ApiKeyRecord, RateLimitPolicy, Store } from '../store/types.js';
+import { contextOf, withStore } from './context.js';
+import { CliError } from './errors.js';
+import { keyView, rateLimitText } from './key-view.js';
+import { lookupKey, lookupOrganization, lookupUser } from './lookup.js';
+import { byCreation, fields, table } from './output.js';
+import {
+  listParser,
+  parseDuration,
+  parseFutureDate,
+  parseId,
+  parseNonNegativeInteger,
+  parseRateLimit,
+  textParser,
+} from './values.js';
+
+interface CreateOptions {
+  org: string;
+  user?: string;
+  name?: string;
+  permissions?: string[];
+  expiresIn?: number;
+  expiresAt?: number;
+  remaining?: number;
+  rateLimit?: RateLimitPolicy | 'none';
+}
+
+function describe(key: ApiKeyRecord): string {
+  return `${key.id} (${key.prefix}, ${JSON.stringify(key.name)})`;
+}
+
+function details(key: ApiKeyRecord, userEmail: string | null): string {
+  const view = keyView(key, userEmail);
+  return fields([
+    ['id', view.id],
+    ['prefix', view.prefix],
+    ['name', view.name],
+    ['type', view.type],
+    ['organization', view.organizationId],
+    ['user', userEmail ?? '-'],
+    ['permissions', view.permissions.length > 0 ? view.permissions.join(',') : '(none)'],
+    ['state', view.state],
+    ['expires', view.expiresAt ?? 'never'],
+    ['remaining', view.remaining === null ? 'unlimited' : String(view.remaining)],
+    ['rate limit', rateLimitText(key)],
+  ]);
+}
+
+/** enable/disable/revoke share the shape: find the key, change it, show it. */
+function stateCommand(
+  parent: Command,
+  name: string,
+  description: string,
+  change: (store: Store, key: ApiKeyRecord) => Promise<ApiKeyRecord | null>,
+  done: string,
+): void {
+  parent
+    .command(name)
+    .description(description)
+    .argument('<KEY>', 'key id (as shown by `key list`)', parseId)
+    .action(async (id: string, _opts: unknown, command: Command) => {
+      const context = contextOf(command);
+      const key = await withStore(context, async (store) => {
+        const current = await lookupKey(store, id);
+        return (await change(store, current)) ?? current;
+      });
+      context.out.success(keyView(key), `${done} key ${describe(key)}`);
+    });
+}
+
+function refuseRevoked(key: ApiKeyRecord, action: string): void {
+  if (key.revokedAt !== null) {
+    throw new CliError(
+      'KEY_REVOKED',
+      `key ${key.id} is revoked and cannot be ${action}; revocation is permanent, create a new key`,
+    );
+  }
+}
+
+export function registerKey(program: Command): void {
+  const key = program
+    .command('key')
+    .description('create, list, disable, enable and revoke API keys')
+    .summary('manage API keys');
+
+  key
+    .command('create')
+    .description('create an organization key, or a user key with --user; the key is shown once')
+    .requiredOption('--org <ORG>', 'organization id or slug')
+    .option('--user <USER>', 'make a user key for this member (user id or email)')
+    .option('--name <NAME>', 'a label for the key (1-100 characters)', textParser(100))
+    .option(
+      '--permissions <LIST>',
+      `comma-separated permissions (${PERMISSIONS.join(', ')}) or "none" (default: inventory:view)`,
+      listParser(PERMISSIONS, 'permission'),
+    )
+    .addOption(
+      new Option('--expires-in <DURATION>', 'expire after this long, e.g. 30d, 12h')
+        .argParser(parseDuration)
+        .conflicts('expiresAt'),
+    )
+    .addOption(
+      new Option(
+        '--expires-at <ISO>',
+        'expire at this instant, e.g. 2027-01-31T00:00:00Z',
+      ).argParser(parseFutureDate),
+    )
+    .option(
+      '--remaining <N>',
+      'number of uses before the key is exhausted (default: unlimited)',
+      parseNonNegativeInteger,
+    )
+    .option(
+      '--rate-limit <MAX/DURATION>',
+      'requests per window, e.g. 600/1m, or "none" (default: 600/1m)',
+      parseRateLimit,
+    )
+    .action(async (opts: CreateOptions, command: Command) => {
+      const context = contextOf(command);
+      const expiresAt =
+        opts.expiresIn !== undefined
+          ? Date.now() + opts.expiresIn * 1000
+          : (opts.expiresAt ?? null);
+      const { issued, email, slug } = await withStore(context, async (store) => {
+        const organization = await lookupOrganization(store, opts.org);
+        let userId: string | null = null;
+        let email: string | null = null;
+        if (opts.user !== undefined) {
+          const member = await lookupUser(store, opts.user);
+          if (!(await store.isMember(organization.id, member.id))) {
+            throw new CliError(
+              'NOT_A_MEMBER',
+              `${member.email} is not a member of ${organization.slug}; add them with \`stockroom user create --org ${organization.slug} --email ${member.email}\``,
+            );
+          }
+          userId = member.id;
+          email = member.email;
+        }
+        const issued = await issueKey(store, {
+          organizationId: organization.id,
+          userId,
+          ...(opts.name !== undefined && { name: opts.name }),
+          ...(opts.permissions !== undefined && { permissions: opts.permissions }),
+          expiresAt,
+          remaining: opts.remaining ?? null,
+          ...(opts.rateLimit !== undefined && {
+            rateLimit: opts.rateLimit === 'none' ? null : opts.rateLimit,
+          }),
+        });
+        return { issued, email, slug: organization.slug };
+      });
+      const { id, ...rest } = keyView(issued.record, email);
+      context.out.success(
+        { id, key: issued.key, ...rest },
+        [
+          `Created ${issued.record.type} key for ${slug}`,
+          details(issued.record, email),
+          '',
+          `  ${issued.key}`,
+          '',
+          'This key is shown only once: copy it now. Stockroom stores only its hash and cannot show it again.',
+        ].join('\n'),
+      );
+    });
+
+  key
+    .command('list')
+    .description("list an organization's keys (never the secret or its hash)")
+    .requiredOption('--org <ORG>', 'organization id or slug')
+    .action(async (opts: { org: string }, command: Command) => {
+      const context = contextOf(command);
+      const { keys, emails } = await withStore(context, async (store) => {
+        const organization = await lookupOrganization(store, opts.org);
+        const keys = byCreation(await store.listApiKeys(organization.id));
+        const emails = new Map<string, string>();
+        for (const userId of new Set(keys.map((k) => k.userId))) {
+          if (userId === null) continue;
+          const user = await store.findUser(userId);
+          if (user) emails.set(userId, user.email);
+        }
+        return { keys, emails };
+      });
+      const views = keys.map((k) =>
+        keyView(k, k.userId === null ? null : (emails.get(k.userId) ?? null)),
+      );
+      const human =
+        views.length === 0
+          ? `No keys yet. Create one: stockroom key create --org ${opts.org}`
+          : table(
+              [
+                'id',
+                'prefix',
+                'name',
+                'type',
+                'user',
+                'state',
+                'remaining',
+                'rate limit',
+                'expires',
+                'last used',
+              ],
+              views.map((view, i) => [
+                view.id,
+                view.prefix,
+                view.name,
+                view.type,
+                view.userEmail ?? '-',
+                view.state,
+                view.remaining === null ? '-' : String(view.remaining),
+                rateLimitText(keys[i] as ApiKeyRecord),
+                view.expiresAt ?? 'never',
+                view.lastUsedAt ?? 'never',
+              ]),
+            );
+      context.out.success({ keys: views }, human);
+    });
+
+  stateCommand(
+    key,
+    'disable',
+    'stop a key from working until it is enabled again',
+    (store, current) => {
+      refuseRevoked(current, 'disabled');
+      return store.setApiKeyEnabled(current.id, false);
+    },
+    'Disabled',
+  );
+  stateCommand(
+    key,
+    'enable',
+    'let a disabled key work again',
+    (store, current) => {
+      refuseRevoked(current, 'enabled');
+      return store.setApiKeyEnabled(current.id, true);
+    },
+    'Enabled',
+  );
+  stateCommand(
+    key,
+    'revoke',
+    'revoke a key for good (the API then treats it as unknown)',
+    (store, current) => store.revokeApiKey(current.id),
+    'Revoked',
+  );
+}

@@ -1,0 +1,50 @@
+import { Presets, SingleBar } from 'cli-progress';
+import type { ImportProgress } from '../items/import.js';
+
+export interface ProgressReporter {
+  update(progress: ImportProgress): void;
+  stop(): void;
+}
+
+const quiet: ProgressReporter = { update() {}, stop() {} };
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(1)} MB`;
+}
+
+/**
+ * A progress bar on stderr, only for a person watching a terminal: piped or captured stderr
+ * (scripts, CI, tests) and --json get nothing, so stderr stays one line on failure.
+ */
+export function createProgress(enabled: boolean): ProgressReporter {
+  if (!enabled) return quiet;
+  let bar: SingleBar | undefined;
+  let phase: ImportProgress['phase'] | undefined;
+  return {
+    update(progress) {
+      if (progress.phase !== phase) {
+        bar?.stop();
+        phase = progress.phase;
+        const checking = phase === 'checking';
+        bar = new SingleBar(
+          {
+            stream: process.stderr,
+            format: checking
+              ? 'Checking  [{bar}] {percentage}% | {size}'
+              : 'Importing [{bar}] {percentage}% | {value}/{total} rows',
+            hideCursor: true,
+            clearOnComplete: false,
+            fps: 10,
+          },
+          Presets.shades_classic,
+        );
+        bar.start(Math.max(progress.total, 1), 0, { size: megabytes(progress.total) });
+      }
+      bar?.update(progress.done);
+    },
+    stop() {
+      bar?.stop();
+      bar = undefined;
+    },
+  };
+}

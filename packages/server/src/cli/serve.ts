@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { contextOf } from './context.js';
+import { parsePort, parseWorkers } from './values.js';
+
+interface ServeOptions {
+  port?: string;
+  docsPort?: string;
+  host?: string;
+  workers?: string;
+  demo: boolean;
+}
+
+/**
+ * Only turns flags into configuration overrides; the server itself lives in server.ts. It is
+ * imported when `serve` runs, so the other commands never load the HTTP stack.
+ */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the API and documentation hosts (migrates the database first)')
+    .option('--port <PORT>', 'API port (env PORT, default 3000)', parsePort)
+    .option('--docs-port <PORT>', 'documentation port (env DOCS_PORT, default 3001)', parsePort)
+    .option('--host <HOST>', 'interface to bind (env HOST, default 127.0.0.1)')
+    .option('--workers <N|auto>', 'API processes (env WORKERS, default 1)', parseWorkers)
+    .option('--no-demo', 'never seed the demo organization')
+    .action(async (opts: ServeOptions, command: Command) => {
+      const { databaseUrl } = contextOf(command);
+      const config = loadConfig(process.env, {
+        PORT: opts.port,
+        DOCS_PORT: opts.docsPort,
+        HOST: opts.host,
+        WORKERS: opts.workers,
+        DATABASE_URL: databaseUrl,
+      });
+      const { serve } = await import('../server.js');
+      await serve(config, { demo: opts.demo });
+    });
+}

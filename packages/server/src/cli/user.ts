@@ -1,0 +1,85 @@
+import type { Command } from 'commander';
+import { StoreConflictError } from '../store/types.js';
+import { contextOf, withStore } from './context.js';
+import { CliError } from './errors.js';
+import { lookupOrganization, lookupUser } from './lookup.js';
+import { parseEmail, textParser } from './values.js';
+
+export function registerUser(program: Command): void {
+  const user = program
+    .command('user')
+    .description('add users to organizations and remove them')
+    .summary('manage users and memberships');
+
+  user
+    .command('create')
+    .description(
+      'create a user in an organization; an email that already exists adds that user to the organization',
+    )
+    .requiredOption('--org <ORG>', 'organization id or slug')
+    .requiredOption('--email <EMAIL>', 'email address (unique, case-insensitive)', parseEmail)
+    .option('--name <NAME>', 'display name (used only when the user is new)', textParser(200))
+    .action(async (opts: { org: string; email: string; name?: string }, command: Command) => {
+      const context = contextOf(command);
+      const { organization, member, created } = await withStore(context, async (store) => {
+        const organization = await lookupOrganization(store, opts.org);
+        let member = await store.findUser(opts.email);
+        let created = false;
+        if (member) {
+          if (await store.isMember(organization.id, member.id)) {
+            throw new CliError(
+              'CONFLICT',
+              `${member.email} is already a member of ${organization.slug}`,
+            );
+          }
+        } else {
+          try {
+            member = await store.createUser({ email: opts.email, name: opts.name ?? null });
+            created = true;
+          } catch (error) {
+            // Another process created the same email in between: join that user instead.
+            if (!(error instanceof StoreConflictError)) throw error;
+            member = await lookupUser(store, opts.email);
+          }
+        }
+        await store.addMember(organization.id, member.id);
+        return { organization, member, created };
+      });
+      context.out.success(
+        {
+          id: member.id,
+          email: member.email,
+          name: member.name,
+          organizationId: organization.id,
+          created,
+        },
+        created
+          ? `Created user ${member.email} (id ${member.id}) in ${organization.slug}`
+          : `Added existing user ${member.email} (id ${member.id}) to ${organization.slug}`,
+      );
+    });
+
+  user
+    .command('remove')
+    .description("remove a user from an organization; that user's keys then get 403 from the API")
+    .requiredOption('--org <ORG>', 'organization id or slug')
+    .requiredOption('--user <USER>', 'user id or email')
+    .action(async (opts: { org: string; user: string }, command: Command) => {
+      const context = contextOf(command);
+      const { organization, member } = await withStore(context, async (store) => {
+        const organization = await lookupOrganization(store, opts.org);
+        const member = await lookupUser(store, opts.user);
+        if (!(await store.removeMember(organization.id, member.id))) {
+          throw new CliError(
+            'NOT_A_MEMBER',
+            `${member.email} is not a member of ${organization.slug}`,
+          );
+        }
+        return { organization, member };
+      });
+      context.out.success(
+        { id: member.id, email: member.email, organizationId: organization.id, removed: true },
+        `Removed ${member.email} from ${organization.slug}; their keys for it are refused from now on`,
+      );
+    });
+}

@@ -1,0 +1,161 @@
+import cluster, { type Worker } from 'node:cluster';
+import net from 'node:net';
+import os from 'node:os';
+import type pino from 'pino';
+import { type Config, ConfigError, isPostgresUrl } from './config.js';
+import { openStore } from './store/open.js';
+
+/**
+ * `serve --workers N|auto`: N API processes through node:cluster, sharing the ports. Every
+ * process is stateless: state lives in PostgreSQL (quotas, keys) and Redis or the database
+ * (rate limits), so a request may land on any of them.
+ */
+
+export const SQLITE_WORKERS_REFUSAL =
+  'several workers need a shared database and rate-limit store; the embedded SQLite engine serves from one process (use --workers 1, or DATABASE_URL=postgres://… for more)';
+
+/** How many processes to run; `auto` is one per core on PostgreSQL and one on SQLite. */
+export function resolveWorkers(config: Config): number {
+  const postgres = isPostgresUrl(config.databaseUrl);
+  if (config.workers === 'auto') return postgres ? os.availableParallelism() : 1;
+  if (config.workers > 1 && !postgres) throw new ConfigError(SQLITE_WORKERS_REFUSAL);
+  return config.workers;
+}
+
+const PORTS_ENV = 'STOCKROOM_CLUSTER_PORTS';
+const READY = 'stockroom:ready';
+
+interface ReadyMessage {
+  type: typeof READY;
+  apiUrl: string;
+  docsUrl: string;
+}
+
+function isReady(message: unknown): message is ReadyMessage {
+  return (message as ReadyMessage | null)?.type === READY;
+}
+
+/** In a worker: the ports the primary chose (so `--port 0` means one port for all). */
+export function workerConfig(config: Config): Config {
+  const [port, docsPort] = process.env[PORTS_ENV]?.split(':').map(Number) ?? [];
+  if (port === undefined || docsPort === undefined) return config;
+  return { ...config, port, docsPort };
+}
+
+/** In a worker: tells the primary this process is listening. */
+export function reportReady(urls: { apiUrl: string; docsUrl: string }): void {
+  process.send?.({
+    type: READY,
+    apiUrl: urls.apiUrl,
+    docsUrl: urls.docsUrl,
+  } satisfies ReadyMessage);
+}
+
+async function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(address.port));
+    });
+  });
+}
+
+/** A replacement that cannot start is retried later and later, never in a tight loop. */
+const MAX_RESTART_DELAY_MS = 30_000;
+
+/**
+ * The primary: migrates once, forks the workers, replaces a worker that dies, and on
+ * SIGTERM/SIGINT asks every worker to drain (finish in-flight requests) and exits when all
+ * have. A worker that fails before the first start completed aborts the start: that is a
+ * configuration problem, not a crash to retry.
+ */
+export async function runPrimary(
+  config: Config,
+  count: number,
+  logger: pino.Logger,
+): Promise<void> {
+  // Once here rather than racing in N workers (they find nothing left to do).
+  const store = await openStore(config.databaseUrl, {
+    poolSize: 1,
+    timeoutMs: config.databaseTimeoutMs,
+  });
+  try {
+    await store.migrate();
+  } finally {
+    await store.close();
+  }
+  const apiPort = config.port === 0 ? await freePort(config.host) : config.port;
+  const docsPort = config.docsPort === 0 ? await freePort(config.host) : config.docsPort;
+  const env = { [PORTS_ENV]: `${apiPort}:${docsPort}` };
+
+  const ready = new Set<number>();
+  let started = false;
+  let stopping = false;
+  let exitCode = 0;
+  let failedStarts = 0;
+
+  const fork = (): Worker => {
+    const worker = cluster.fork(env);
+    worker.on('message', (message: unknown) => {
+      if (!isReady(message)) return;
+      ready.add(worker.id);
+      failedStarts = 0;
+      if (started) {
+        logger.info({ workerPid: worker.process.pid }, 'replacement worker ready');
+      } else if (ready.size === count) {
+        started = true;
+        process.stdout.write(
+          `\nStockroom is running with ${count} workers.\n  API:  ${message.apiUrl}/api/v1\n  Docs: ${message.docsUrl}/en/docs/introduction\n\n`,
+        );
+      }
+    });
+    return worker;
+  };
+
+  const stop = (signal: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    logger.info({ signal }, 'shutting down: workers finish their in-flight requests');
+    const workers = Object.values(cluster.workers ?? {});
+    if (workers.length === 0) process.exit(exitCode);
+    for (const worker of workers) worker?.process.kill('SIGTERM');
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const wasReady = ready.delete(worker.id);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+      return;
+    }
+    if (!started) {
+      logger.error({ workerPid: worker.process.pid, code, signal }, 'a worker failed to start');
+      stop('startup failure', 1);
+      return;
+    }
+    if (wasReady) {
+      logger.warn(
+        { workerPid: worker.process.pid, code, signal },
+        'worker died; starting a replacement',
+      );
+      fork();
+      return;
+    }
+    failedStarts += 1;
+    const delay = Math.min(1000 * 2 ** (failedStarts - 1), MAX_RESTART_DELAY_MS);
+    logger.warn(
+      { workerPid: worker.process.pid, code, signal, delayMs: delay },
+      'replacement worker failed to start; retrying',
+    );
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, delay);
+  });
+
+  process.once('SIGTERM', () => stop('SIGTERM', 0));
+  process.once('SIGINT', () => stop('SIGINT', 0));
+  logger.info({ workers: count }, 'starting workers');
+  for (let i = 0; i < count; i++) fork();
+}

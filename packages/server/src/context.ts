@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { RateLimiter } from './keys/rate-limit.js';
+import { createRateLimiter } from './keys/rate-limiters.js';
+import { KeyUsageRecorder } from './keys/usage.js';
+import { KeyVerifier } from './keys/verifier.js';
+import { openStore } from './store/open.js';
+import type { Store } from './store/types.js';
+
+/** The services a server process builds once at boot and shares with every request. */
+export interface Services {
+  config: Config;
+  store: Store;
+  keys: KeyVerifier;
+  rateLimiter: RateLimiter;
+  usage: KeyUsageRecorder;
+  /** Resolved public docs URL (used in error `docUrl`s). */
+  publicDocsUrl: string;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  publicDocsUrl: string;
+  logger?: FastifyBaseLogger;
+  /** How long key lookups are cached; must stay under one second. */
+  keyCacheTtlMs?: number;
+}
+
+export async function createServices(config: Config, options: ServiceOptions): Promise<Services> {
+  const store = await openStore(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    timeoutMs: config.databaseTimeoutMs,
+  });
+  const rateLimiter = await createRateLimiter(config, store, {
+    warn: (object, message) => options.logger?.warn(object, message),
+    info: (object, message) => options.logger?.info(object, message),
+  });
+  const usage = new KeyUsageRecorder(store, 5_000, (error) =>
+    options.logger?.warn({ err: error }, 'could not record key usage'),
+  );
+  return {
+    config,
+    store,
+    keys: new KeyVerifier(store, options.keyCacheTtlMs ?? 500),
+    rateLimiter,
+    usage,
+    publicDocsUrl: options.publicDocsUrl,
+    async close() {
+      await usage.close();
+      await rateLimiter.close();
+      await store.close();
+    },
+  };
+}

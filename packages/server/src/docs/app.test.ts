@@ -1,0 +1,414 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ERROR_CODES, errorDocUrl } from '../api/errors.js';
+import { LOCALES } from './i18n.js';
+import { FIXTURE_OPENAPI, type RunningDocs, rawGet, startDocs } from './testing.js';
+
+let docs: RunningDocs;
+const SLUGS = [
+  'introduction',
+  'quickstart',
+  'authentication',
+  'keys-and-limits',
+  'errors',
+  'organization',
+  'inventory-items',
+  'inventory-item',
+  'client-library',
+  'self-hosting',
+  'api-reference',
+];
+
+beforeAll(async () => {
+  docs = await startDocs();
+});
+
+afterAll(async () => {
+  await docs.close();
+});
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+}
+
+/** Reads the whole body at once: an unread body would hold its connection open. */
+async function request(url: string, init: RequestInit = {}): Promise<Answer> {
+  const response = await fetch(url, { redirect: 'manual', ...init });
+  const body = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    text: async () => body,
+    json: async () => JSON.parse(body),
+  };
+}
+
+function get(path: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return request(docs.url + path, { headers });
+}
+
+describe('content negotiation on /{locale}/docs/<page>', () => {
+  const MD = 'text/markdown; charset=utf-8';
+  const HTML = 'text/html; charset=utf-8';
+  test.each([
+    ['no Accept header', undefined, HTML],
+    ['text/markdown', 'text/markdown', MD],
+    ['upper case', 'TEXT/MARKDOWN', MD],
+    ['with a parameter', 'text/markdown; charset=utf-8', MD],
+    ['text/html', 'text/html', HTML],
+    ['a browser', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', HTML],
+    ['*/* only', '*/*', HTML],
+    ['text/* only', 'text/*', HTML],
+    ['a tie, markdown first', 'text/markdown, text/html', HTML],
+    ['a tie, html first', 'text/html, text/markdown', HTML],
+    ['equal explicit q', 'text/markdown;q=0.5, text/html;q=0.5', HTML],
+    ['markdown preferred by q', 'text/html;q=0.5, text/markdown', MD],
+    ['markdown preferred by q, listed first', 'text/markdown, text/html;q=0.9', MD],
+    ['html preferred by q', 'text/markdown;q=0.9, text/html', HTML],
+    ['markdown over a low wildcard', 'text/markdown, */*;q=0.1', MD],
+    ['markdown named, html only by wildcard', 'text/markdown, */*', MD],
+    ['markdown named, html only by text/*', 'text/markdown, text/*', MD],
+    ['markdown refused', 'text/markdown;q=0, */*', HTML],
+    ['another type only', 'application/json', HTML],
+    ['nothing we have, never 406', 'image/png', HTML],
+    ['markdown acceptable, html not', 'image/png, text/markdown;q=0.1', MD],
+    ['garbage', 'this is not an accept header', HTML],
+  ])('%s → %s', async (_name, accept, expected) => {
+    const response = await get('/en/docs/quickstart', accept === undefined ? {} : { accept });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(expected);
+    expect(response.headers.get('vary')).toMatch(/\bAccept\b/);
+    const body = await response.text();
+    if (expected === MD) expect(body.startsWith('# Quickstart\n\n> ')).toBe(true);
+    else expect(body.startsWith('<!doctype html>')).toBe(true);
+  });
+
+  test('the negotiated Markdown is the .mdx representation, byte for byte', async () => {
+    for (const locale of LOCALES) {
+      for (const slug of SLUGS) {
+        const negotiated = await get(`/${locale}/docs/${slug}`, { accept: 'text/markdown' });
+        const explicit = await get(`/${locale}/docs/${slug}.mdx`, { accept: 'text/html' });
+        expect(explicit.status).toBe(200);
+        expect(explicit.headers.get('content-type')).toBe(MD);
+        expect(await negotiated.text()).toBe(await explicit.text());
+        expect(negotiated.headers.get('etag')).toBe(explicit.headers.get('etag'));
+      }
+    }
+  });
+});
+
+describe('ETags', () => {
+  const targets: Array<[string, Record<string, string>]> = [
+    ['/en/docs/introduction', {}],
+    ['/en/docs/introduction', { accept: 'text/markdown' }],
+    ['/es/docs/errors.mdx', {}],
+    ['/en/docs/api-reference', {}],
+    ['/llms.txt', {}],
+    ['/llms-full.txt', {}],
+    ['/openapi.json', {}],
+    ['/assets/docs.css', {}],
+  ];
+
+  test.each(targets)('%s %j has a strong ETag answered with 304', async (path, headers) => {
+    const first = await get(path, headers);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toMatch(/; charset=utf-8$/);
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const again = await get(path, { ...headers, 'if-none-match': ifNoneMatch });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(await again.text()).toBe('');
+    }
+    const changed = await get(path, { ...headers, 'if-none-match': '"something-else"' });
+    expect(changed.status).toBe(200);
+    const head = await request(docs.url + path, { method: 'HEAD', headers });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(etag);
+    expect(await head.text()).toBe('');
+  });
+
+  test('the two representations of a page have different ETags', async () => {
+    const html = await get('/en/docs/errors');
+    const md = await get('/en/docs/errors', { accept: 'text/markdown' });
+    expect(html.headers.get('etag')).not.toBe(md.headers.get('etag'));
+    // An HTML validator does not validate the Markdown representation.
+    const cross = await get('/en/docs/errors', {
+      accept: 'text/markdown',
+      'if-none-match': html.headers.get('etag') ?? '',
+    });
+    expect(cross.status).toBe(200);
+  });
+});
+
+describe('headers', () => {
+  test('HTML pages link to their Markdown, their twin and llms.txt', async () => {
+    const response = await get('/es/docs/organization');
+    const link = response.headers.get('link') ?? '';
+    expect(link).toContain('</es/docs/organization.mdx>; rel="alternate"; type="text/markdown"');
+    expect(link).toContain('</en/docs/organization>; rel="alternate"; hreflang="en"');
+    expect(link).toContain('</llms.txt>; rel="describedby"');
+    const html = await response.text();
+    expect(html).toContain(
+      '<link rel="alternate" type="text/markdown" href="/es/docs/organization.mdx">',
+    );
+    expect(html).toContain('<html lang="es">');
+    expect(html).toContain('href="/en/docs/organization"');
+  });
+
+  test('Markdown answers point to the page and to llms.txt', async () => {
+    for (const response of [
+      await get('/en/docs/errors', { accept: 'text/markdown' }),
+      await get('/en/docs/errors.mdx'),
+    ]) {
+      const link = response.headers.get('link') ?? '';
+      expect(link).toContain('</en/docs/errors>; rel="canonical"');
+      expect(link).toContain('</llms.txt>; rel="describedby"');
+    }
+  });
+
+  test('security headers: nosniff everywhere, a restrictive CSP on HTML', async () => {
+    for (const path of [
+      '/en/docs/introduction',
+      '/en/docs/introduction.mdx',
+      '/llms.txt',
+      '/openapi.json',
+      '/nope',
+    ]) {
+      const response = await get(path);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    }
+    const csp = (await get('/en/docs/introduction')).headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe');
+    expect(csp).not.toContain('script-src');
+  });
+});
+
+describe('routes', () => {
+  test('/ redirects to the introduction in the preferred language', async () => {
+    const en = await get('/');
+    expect(en.status).toBe(302);
+    expect(en.headers.get('location')).toBe('/en/docs/introduction');
+    const es = await get('/', { 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' });
+    expect(es.headers.get('location')).toBe('/es/docs/introduction');
+    expect((await get('/es')).headers.get('location')).toBe('/es/docs/introduction');
+    expect((await get('/en/docs')).headers.get('location')).toBe('/en/docs/introduction');
+  });
+
+  test('every page of both languages is served', async () => {
+    for (const locale of LOCALES) {
+      for (const slug of SLUGS) {
+        const response = await get(`/${locale}/docs/${slug}`);
+        expect(response.status, `${locale}/${slug}`).toBe(200);
+      }
+    }
+  });
+
+  test.each([
+    '/en/docs/no-such-page',
+    '/en/docs/no-such-page.mdx',
+    '/fr/docs/introduction',
+    '/EN/docs/introduction',
+    '/en/docs/Introduction',
+    '/en/docs/introduction/',
+    '/en/docs/introduction.md',
+    '/en/docs/introduction.mdx.mdx',
+    '/fr',
+    '/favicon.ico',
+  ])('%s → 404', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await response.text()).toContain('Page not found');
+  });
+
+  test('a 404 asked for as Markdown is Markdown', async () => {
+    const response = await get('/es/docs/nada', { accept: 'text/markdown' });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await response.text()).toContain('# Página no encontrada');
+  });
+
+  test.each([
+    '/en/docs/../../package.json',
+    '/en/docs/..%2F..%2Fpackage.json',
+    '/en/docs/%2e%2e%2f%2e%2e%2fpackage.json',
+    '/en/docs/..%5C..%5Cpackage.json',
+    '/en/docs/%2e%2e',
+    '/en/docs/introduction.mdx%00',
+    '/en/docs/..%2fen%2fintroduction.mdx',
+    '/../../etc/passwd',
+    '/en/docs//etc/passwd',
+    '/en/docs/%252e%252e%252fpackage.json',
+  ])('no path escapes the docs: %s', async (path) => {
+    const response = await rawGet(docs.url, path);
+    expect([400, 404]).toContain(response.status);
+    expect(response.body).not.toContain('stockroom-monorepo');
+    expect(response.body).not.toContain('root:');
+  });
+
+  test('other methods → 405 with Allow', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const response = await request(`${docs.url}/en/docs/introduction`, { method });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+    }
+  });
+
+  test('/openapi.json serves the API document', async () => {
+    const response = await get('/openapi.json');
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual(FIXTURE_OPENAPI);
+  });
+});
+
+describe('links in the HTML', () => {
+  test('every link on the docs host leads to a page that exists, and to an element with its id', async () => {
+    const cache = new Map<string, { status: number; html: string }>();
+    const load = async (path: string) => {
+      let entry = cache.get(path);
+      if (!entry) {
+        const response = await get(path);
+        entry = { status: response.status, html: await response.text() };
+        cache.set(path, entry);
+      }
+      return entry;
+    };
+    let checked = 0;
+    for (const locale of LOCALES) {
+      for (const slug of SLUGS) {
+        const from = `/${locale}/docs/${slug}`;
+        const { html } = await load(from);
+        for (const match of html.matchAll(/<a [^>]*href="([^"]+)"/g)) {
+          const href = (match[1] ?? '').replaceAll('&#x26;', '&').replaceAll('&amp;', '&');
+          if (/^[a-z]+:/i.test(href)) continue;
+          const target = new URL(href, `http://docs.invalid${from}`);
+          const page = await load(target.pathname);
+          expect(page.status, `${from} → ${href}`).toBe(200);
+          const id = decodeURIComponent(target.hash.slice(1));
+          if (id) expect(page.html, `${from} → ${href}`).toContain(`id="${id}"`);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+});
+
+describe('llms.txt', () => {
+  test('follows the llmstxt.org format', async () => {
+    const response = await get('/llms.txt');
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await response.text();
+    expect(text.length).toBeLessThan(50_000);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^# \S/);
+    expect(lines[1]).toBe('');
+    expect(lines[2]).toMatch(/^> \S/);
+    const sections = lines.filter((line) => line.startsWith('## '));
+    expect(sections).toEqual(['## English', '## Español']);
+    expect(lines.filter((line) => line.startsWith('# '))).toHaveLength(1);
+    for (const [index, locale] of LOCALES.entries()) {
+      const start = lines.indexOf(sections[index] ?? '');
+      const end =
+        index + 1 < sections.length ? lines.indexOf(sections[index + 1] ?? '') : lines.length;
+      const entries = lines.slice(start + 1, end).filter((line) => line.startsWith('- '));
+      expect(entries).toHaveLength(SLUGS.length);
+      for (const slug of SLUGS) {
+        const url = `https://docs.example.test/${locale}/docs/${slug}.mdx`;
+        const entry = entries.find((line) => line.includes(`](${url})`));
+        expect(entry, `${locale}/${slug}`).toMatch(/^- \[[^\]]+\]\(https:\/\/[^)]+\): \S.*$/);
+      }
+    }
+  });
+
+  test('every URL in it is absolute and served', async () => {
+    const text = await (await get('/llms.txt')).text();
+    const urls = [...text.matchAll(/https:\/\/docs\.example\.test(\/[^\s)]*)/g)].map((m) =>
+      (m[1] ?? '').replace(/[.,]$/, ''),
+    );
+    expect(urls.length).toBeGreaterThanOrEqual(SLUGS.length * 2);
+    for (const path of urls) expect((await get(path)).status, path).toBe(200);
+    expect(text).not.toMatch(/\]\((?!https?:)/);
+  });
+
+  test('llms-full.txt holds every page of both languages as processed Markdown', async () => {
+    const full = await (await get('/llms-full.txt')).text();
+    for (const locale of LOCALES) {
+      for (const slug of SLUGS) {
+        const markdown = await (await get(`/${locale}/docs/${slug}.mdx`)).text();
+        expect(full.includes(markdown), `${locale}/${slug}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('errors page', () => {
+  test.each(LOCALES)('every API error code has its section in %s', async (locale) => {
+    const html = await (await get(`/${locale}/docs/errors`)).text();
+    for (const code of ERROR_CODES) {
+      expect(html, code).toContain(`<h2 id="${code.toLowerCase()}">`);
+    }
+  });
+
+  test('every docUrl the API builds names an element of the English errors page', async () => {
+    const html = await (await get('/en/docs/errors')).text();
+    for (const code of ERROR_CODES) {
+      const url = new URL(errorDocUrl('https://docs.example.test', code));
+      expect(url.pathname).toBe('/en/docs/errors');
+      expect(html).toContain(`id="${url.hash.slice(1)}"`);
+    }
+  });
+});
+
+describe('API reference', () => {
+  test('renders operations, parameters, responses and schemas from the OpenAPI document', async () => {
+    const md = await (await get('/en/docs/api-reference.mdx')).text();
+    expect(md).toContain('## GET /api/v1/things');
+    expect(md).toContain('**List things**');
+    expect(md).toContain('**Base URL:** `https://api.example.test`');
+    expect(md).toContain('**Authentication:** API key');
+    expect(md).toMatch(
+      /\| `limit` +\| query \| no +\| `string` \| Page size\. \(pattern `\^\[1-9\]\[0-9\]\*\$`\) *\|/,
+    );
+    expect(md).toMatch(/\| `200` +\| OK +\| `object` +\|/);
+    expect(md).toMatch(/\| `404` +\| Error: THING_NOT_FOUND +\|/);
+    expect(md).toMatch(/\| `data` +\| `array of Thing` +\|/);
+    expect(md).toMatch(/\| `nextCursor` +\| `string \\\| null` \(optional\) \| Next page\. +\|/);
+    expect(md).toContain('### Thing');
+    expect(md).toMatch(/\| `size` +\| `number` \(optional\) \| How big\. +\|/);
+    const es = await (await get('/es/docs/api-reference.mdx')).text();
+    expect(es).toContain('### Parámetros');
+    const html = await (await get('/en/docs/api-reference')).text();
+    expect(html).toContain('<h2 id="get-apiv1things">GET /api/v1/things');
+  });
+
+  test('an OpenAPI document that is not available yet is retried, not cached', async () => {
+    let ready = false;
+    const late = await startDocs({
+      openapi: () => {
+        if (!ready) throw new Error('API not ready');
+        return FIXTURE_OPENAPI;
+      },
+    });
+    try {
+      const early = await request(`${late.url}/openapi.json`);
+      expect(early.status).toBe(503);
+      expect(await early.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE' } });
+      const page = await (await request(`${late.url}/en/docs/api-reference.mdx`)).text();
+      expect(page).toContain('The OpenAPI document is not available');
+      ready = true;
+      expect((await request(`${late.url}/openapi.json`)).status).toBe(200);
+      const after = await (await request(`${late.url}/en/docs/api-reference.mdx`)).text();
+      expect(after).toContain('## GET /api/v1/things');
+    } finally {
+      await late.close();
+    }
+  });
+});

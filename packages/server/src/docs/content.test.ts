@@ -1,0 +1,155 @@
+import type { Root } from 'mdast';
+import { afterEach, describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { ERROR_CODES } from '../api/errors.js';
+import { createDocsApp } from './app.js';
+import { loadPages, PAGE_ORDER } from './content.js';
+import { LOCALES } from './i18n.js';
+import { fixtureDocs, page, REPO_DOCS_DIR } from './testing.js';
+
+/** The repository's pages, and the checks that stop a broken page at start. */
+
+function frontmatterKeys(tree: Root): string[] {
+  const first = tree.children[0];
+  if (first?.type !== 'yaml') return [];
+  return Object.keys(parseYaml(first.value) as object).sort();
+}
+
+describe('the repository docs', async () => {
+  // Loading parses every page and checks every internal link; it throws on the first problem.
+  const pages = await loadPages(REPO_DOCS_DIR);
+
+  test('both languages have exactly the pages the docs issue lists, in navigation order', () => {
+    for (const locale of LOCALES) {
+      expect([...pages[locale].keys()].sort()).toEqual([...PAGE_ORDER].sort());
+    }
+  });
+
+  test('twin pages have the same frontmatter keys, each with a title and a description', () => {
+    for (const slug of PAGE_ORDER) {
+      const en = pages.en.get(slug);
+      const es = pages.es.get(slug);
+      expect(en && es, slug).toBeTruthy();
+      if (!en || !es) continue;
+      expect(frontmatterKeys(en.tree)).toEqual(['description', 'title']);
+      expect(frontmatterKeys(es.tree)).toEqual(frontmatterKeys(en.tree));
+      // A page left untranslated would show the same title in both languages.
+      expect(es.title, slug).not.toBe(en.title);
+    }
+  });
+
+  test('every API error code has a section whose id is the lower-case code, in both languages', () => {
+    for (const locale of LOCALES) {
+      const errors = pages[locale].get('errors');
+      for (const code of ERROR_CODES) {
+        expect(errors?.anchors.has(code.toLowerCase()), `${locale}: ${code}`).toBe(true);
+      }
+    }
+  });
+
+  test('twin error pages document the codes in the same order', () => {
+    const order = (locale: 'en' | 'es') =>
+      [...(pages[locale].get('errors')?.anchors ?? [])].filter((id) =>
+        ERROR_CODES.some((code) => code.toLowerCase() === id),
+      );
+    expect(order('es')).toEqual(order('en'));
+    expect(order('en')).toEqual(ERROR_CODES.map((code) => code.toLowerCase()));
+  });
+});
+
+describe('a broken page stops the docs host at creation', () => {
+  let remove: (() => void) | undefined;
+  afterEach(() => remove?.());
+
+  const good = page('Intro', 'Hello.');
+
+  async function rejection(files: Record<string, string>): Promise<string> {
+    const fixture = fixtureDocs(files);
+    remove = fixture.remove;
+    const created = createDocsApp({
+      docsDir: fixture.dir,
+      publicDocsUrl: 'https://docs.example.test',
+      publicApiUrl: 'https://api.example.test',
+      openapi: () => ({}),
+    });
+    await expect(created).rejects.toThrow();
+    return created.then(
+      () => '',
+      (error: Error) => error.message,
+    );
+  }
+
+  test.each([
+    ['invalid MDX', '<Callout type="note">\nnever closed'],
+    ['an unknown component', '<Video src="x" />'],
+    ['an inline component', 'Text <Callout>inline</Callout> text.'],
+    ['an expression', 'Two is {1 + 1}.'],
+    ['a Callout of an unknown type', '<Callout type="danger">\nHi.\n</Callout>'],
+    ['a Callout with an expression attribute', '<Callout type={"note"}>\nHi.\n</Callout>'],
+    ['a Tab outside Tabs', '<Tab label="x">\nHi.\n</Tab>'],
+    ['Tabs holding something else', '<Tabs>\n<Callout>\nHi.\n</Callout>\n</Tabs>'],
+    ['a Tab without a label', '<Tabs>\n<Tab>\nHi.\n</Tab>\n</Tabs>'],
+    ['a code block without a language', '```\ncode\n```'],
+    ['a code block in an unknown language', '```cobol\ncode\n```'],
+    ['a second h1', '# Another title'],
+    ['a link to no page', '[x](./nowhere)'],
+    ['a link to no heading', '[x](./intro#nowhere)'],
+    ['a link into the other language', '[x](/es/docs/intro)'],
+  ])('%s', async (_name, body) => {
+    const message = await rejection({ 'en/intro.mdx': page('Intro', body), 'es/intro.mdx': good });
+    expect(message).toContain('en/intro.mdx');
+  });
+
+  test.each([
+    ['no frontmatter', 'Just text.\n'],
+    ['frontmatter without a description', '---\ntitle: Intro\n---\n\nText.\n'],
+    [
+      'frontmatter with an unknown key',
+      '---\ntitle: Intro\ndescription: D.\nauthor: me\n---\n\nText.\n',
+    ],
+    ['frontmatter that is not YAML', '---\ntitle: [unclosed\ndescription: D.\n---\n\nText.\n'],
+  ])('%s', async (_name, source) => {
+    const message = await rejection({ 'en/intro.mdx': source, 'es/intro.mdx': good });
+    expect(message).toContain('en/intro.mdx');
+  });
+
+  test('a page without its twin', async () => {
+    const message = await rejection({
+      'en/intro.mdx': good,
+      'es/intro.mdx': good,
+      'en/extra.mdx': page('Extra', 'More.'),
+    });
+    expect(message).toContain('en/extra.mdx');
+    expect(message).toContain('es');
+  });
+
+  test('a page name that is not a slug', async () => {
+    const message = await rejection({ 'en/My Page.mdx': good, 'es/My Page.mdx': good });
+    expect(message).toContain('My Page.mdx');
+  });
+
+  test('a missing language folder', async () => {
+    const message = await rejection({ 'en/intro.mdx': good });
+    expect(message).toContain('es');
+  });
+
+  test('valid links of every kind are accepted', async () => {
+    const fixture = fixtureDocs({
+      'en/intro.mdx': page(
+        'Intro',
+        '## Section `A_B`\n\n[a](./other) [b](other#part-two) [c](/en/docs/other.mdx) [d](#section-a_b) [e](/llms.txt) [f](https://example.com/x)\n\n[g]: ./other#part-two',
+      ),
+      'en/other.mdx': page('Other', '## Part two\n\nText.'),
+      'es/intro.mdx': good,
+      'es/other.mdx': page('Otra', 'Texto.'),
+    });
+    remove = fixture.remove;
+    const app = await createDocsApp({
+      docsDir: fixture.dir,
+      publicDocsUrl: 'https://docs.example.test',
+      publicApiUrl: 'https://api.example.test',
+      openapi: () => ({}),
+    });
+    await app.close();
+  });
+});

@@ -1,0 +1,122 @@
+import { LOCALES, type Locale, STRINGS } from './i18n.js';
+import type { TocEntry } from './render.js';
+
+/** The HTML document around a page: head links, navigation, language switch, outline. */
+
+export const STYLESHEET_PATH = '/assets/docs.css';
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+export interface NavEntry {
+  slug: string;
+  title: string;
+}
+
+export interface LayoutInput {
+  locale: Locale;
+  /** Null for pages that are not documentation pages (the 404 page). */
+  slug: string | null;
+  title: string;
+  description: string;
+  body: string;
+  toc: TocEntry[];
+  nav: NavEntry[];
+  /** Slugs that exist in each locale, so the language switch only links to real pages. */
+  twins: Record<Locale, boolean>;
+  publicDocsUrl: string;
+}
+
+export function pagePath(locale: Locale, slug: string): string {
+  return `/${locale}/docs/${slug}`;
+}
+
+export function renderLayout(input: LayoutInput): string {
+  const strings = STRINGS[input.locale];
+  const e = escapeHtml;
+  const head: string[] = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${e(input.title)} · ${e(strings.siteName)} ${e(strings.docs)}</title>`,
+    `<meta name="description" content="${e(input.description)}">`,
+    '<meta name="color-scheme" content="light dark">',
+    // An empty data: icon spares the browser a request for /favicon.ico that would only 404.
+    '<link rel="icon" href="data:,">',
+    `<link rel="stylesheet" href="${STYLESHEET_PATH}">`,
+  ];
+  const switcher: string[] = [];
+  if (input.slug !== null) {
+    const path = pagePath(input.locale, input.slug);
+    head.push(`<link rel="canonical" href="${e(input.publicDocsUrl + path)}">`);
+    head.push(`<link rel="alternate" type="text/markdown" href="${e(`${path}.mdx`)}">`);
+    for (const locale of LOCALES) {
+      if (!input.twins[locale]) continue;
+      const twin = pagePath(locale, input.slug);
+      head.push(`<link rel="alternate" hreflang="${locale}" href="${e(twin)}">`);
+    }
+  }
+  for (const locale of LOCALES) {
+    const name = e(STRINGS[locale].languageName);
+    if (locale === input.locale) {
+      switcher.push(`<span aria-current="true" lang="${locale}">${name}</span>`);
+    } else {
+      const target =
+        input.slug !== null && input.twins[locale]
+          ? input.slug
+          : (input.nav[0]?.slug ?? 'introduction');
+      switcher.push(
+        `<a lang="${locale}" hreflang="${locale}" rel="alternate" href="${e(pagePath(locale, target))}">${name}</a>`,
+      );
+    }
+  }
+  const nav = input.nav
+    .map((entry) => {
+      const current = entry.slug === input.slug ? ' aria-current="page"' : '';
+      return `<li><a href="${e(pagePath(input.locale, entry.slug))}"${current}>${e(entry.title)}</a></li>`;
+    })
+    .join('');
+  const toc =
+    input.toc.length > 1
+      ? `<aside class="toc" aria-labelledby="toc-title"><p id="toc-title">${e(strings.onThisPage)}</p><ul>${input.toc
+          .map((entry) => `<li><a href="#${e(entry.id)}">${e(entry.text)}</a></li>`)
+          .join('')}</ul></aside>`
+      : '';
+  const markdownLink =
+    input.slug !== null
+      ? `<a href="${e(`${pagePath(input.locale, input.slug)}.mdx`)}" type="text/markdown">${e(strings.viewMarkdown)}</a> · `
+      : '';
+  const home = pagePath(input.locale, input.nav[0]?.slug ?? 'introduction');
+
+  return `<!doctype html>
+<html lang="${input.locale}">
+<head>
+${head.join('\n')}
+</head>
+<body>
+<a class="skip" href="#content">${e(strings.skipToContent)}</a>
+<header class="topbar">
+<a class="brand" href="${e(home)}">${e(strings.siteName)} <span>${e(strings.docs)}</span></a>
+<nav class="lang" aria-label="${e(strings.languageSwitch)}">${switcher.join('')}</nav>
+</header>
+<div class="layout">
+<nav class="sidebar" aria-label="${e(strings.pages)}"><ul>${nav}</ul></nav>
+<main id="content">
+<article>
+<h1>${e(input.title)}</h1>
+<p class="lead">${e(input.description)}</p>
+${input.body}
+</article>
+<footer class="page-footer">${markdownLink}<a href="/llms.txt">llms.txt</a> · <a href="/openapi.json">OpenAPI</a></footer>
+</main>
+${toc}
+</div>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,182 @@
+import type { Element, ElementContent, RootContent as HastContent, Root as HastRoot } from 'hast';
+import type { Parent, Root, RootContent } from 'mdast';
+import rehypeHighlight from 'rehype-highlight';
+import rehypeSlug from 'rehype-slug';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkRehype from 'remark-rehype';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+import { componentHandlers, componentToMarkdown } from './components.js';
+import type { Strings } from './i18n.js';
+import { isComment } from './mdx.js';
+
+/** Turns a parsed page into its two representations: processed Markdown and an HTML fragment. */
+
+export interface RenderInput {
+  title: string;
+  description: string;
+  tree: Root;
+  /** Where the page lives, e.g. `/en/docs/errors`: relative links are resolved against it. */
+  path: string;
+  strings: Strings;
+  /** What `<OpenApiReference />` expands to (only the API reference page uses it). */
+  openapi?: RootContent[];
+}
+
+export interface TocEntry {
+  id: string;
+  text: string;
+}
+
+type AnyParent = Parent & { children: RootContent[] };
+
+/**
+ * Rewrites every child list bottom-up: `fn` sees a node after its children were rewritten and
+ * returns what replaces it (nothing, itself, or several nodes).
+ */
+function rewrite(parent: AnyParent, fn: (node: RootContent) => RootContent[]): void {
+  parent.children = parent.children.flatMap((child) => {
+    if ('children' in child && Array.isArray(child.children)) rewrite(child as AnyParent, fn);
+    return fn(child);
+  });
+}
+
+/** A copy of the page tree without frontmatter, imports/exports and comments, components expanded. */
+function prepare(input: RenderInput): Root {
+  const tree = structuredClone(input.tree);
+  rewrite(tree, (node) => {
+    switch (node.type) {
+      case 'yaml':
+      case 'mdxjsEsm':
+        return [];
+      case 'mdxFlowExpression':
+      case 'mdxTextExpression':
+        return isComment(node.value) ? [] : [node];
+      case 'mdxJsxFlowElement':
+        return node.name === 'OpenApiReference' ? structuredClone(input.openapi ?? []) : [node];
+      default:
+        return [node];
+    }
+  });
+  return tree;
+}
+
+const ORIGIN = 'http://docs.invalid';
+
+/** A link that stays on the docs host, resolved to `/path?query#hash`; null for external links. */
+export function resolveInternal(url: string, pagePath: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) return null;
+  const resolved = new URL(url, ORIGIN + pagePath);
+  return resolved.pathname + resolved.search + resolved.hash;
+}
+
+function rewriteLinks(tree: Root, map: (url: string) => string): void {
+  rewrite(tree, (node) => {
+    if (node.type === 'link' || node.type === 'definition' || node.type === 'image') {
+      node.url = map(node.url);
+    }
+    return [node];
+  });
+}
+
+const markdownProcessor = unified().use(remarkGfm).use(remarkStringify, {
+  bullet: '-',
+  emphasis: '_',
+  fence: '`',
+  fences: true,
+  listItemIndent: 'one',
+  rule: '-',
+  strong: '*',
+});
+
+/**
+ * Processed Markdown: `# Title`, `> description`, then the body with every component as plain
+ * Markdown and every relative link absolute under `publicDocsUrl`. Code blocks keep their
+ * content byte for byte (only the fence around them is normalised).
+ */
+export function renderMarkdown(input: RenderInput, publicDocsUrl: string): string {
+  const tree = prepare(input);
+  rewrite(tree, (node) =>
+    node.type === 'mdxJsxFlowElement' ? componentToMarkdown(node, input.strings) : [node],
+  );
+  rewriteLinks(tree, (url) => {
+    const internal = resolveInternal(url, input.path);
+    return internal === null ? url : publicDocsUrl + internal;
+  });
+  const root: Root = {
+    type: 'root',
+    children: [
+      { type: 'heading', depth: 1, children: [{ type: 'text', value: input.title }] },
+      {
+        type: 'blockquote',
+        children: [{ type: 'paragraph', children: [{ type: 'text', value: input.description }] }],
+      },
+      ...tree.children,
+    ],
+  };
+  return markdownProcessor.stringify(root);
+}
+
+function textOf(node: HastContent | HastRoot): string {
+  if (node.type === 'text') return node.value;
+  if ('children' in node) return node.children.map((child) => textOf(child)).join('');
+  return '';
+}
+
+/** Section links on h2/h3, a scroll wrapper around tables, and the h2 outline for the sidebar. */
+function decorate(tree: HastRoot, strings: Strings, toc: TocEntry[]): void {
+  const visit = (parent: HastRoot | Element): void => {
+    parent.children = parent.children.map((child): ElementContent => {
+      if (child.type !== 'element') return child as ElementContent;
+      if (
+        (child.tagName === 'h2' || child.tagName === 'h3') &&
+        typeof child.properties.id === 'string'
+      ) {
+        const id = child.properties.id;
+        if (child.tagName === 'h2' && parent.type === 'root') toc.push({ id, text: textOf(child) });
+        child.children.push({
+          type: 'element',
+          tagName: 'a',
+          properties: { className: ['anchor'], href: `#${id}`, ariaLabel: strings.linkToSection },
+          children: [{ type: 'text', value: '#' }],
+        });
+        return child;
+      }
+      if (child.tagName === 'table') {
+        return {
+          type: 'element',
+          tagName: 'div',
+          properties: { className: ['table-wrap'] },
+          children: [child],
+        };
+      }
+      visit(child);
+      return child;
+    });
+  };
+  visit(tree);
+}
+
+export interface HtmlFragment {
+  html: string;
+  toc: TocEntry[];
+}
+
+/** The page body as HTML (title and chrome are added by the layout). */
+export function renderHtml(input: RenderInput): HtmlFragment {
+  const tree = prepare(input);
+  rewriteLinks(tree, (url) => {
+    if (url.startsWith('#')) return url;
+    return resolveInternal(url, input.path) ?? url;
+  });
+  const toc: TocEntry[] = [];
+  const processor = unified()
+    .use(remarkRehype, { handlers: { mdxJsxFlowElement: componentHandlers(input.strings) } })
+    .use(rehypeSlug)
+    .use(rehypeHighlight, { detect: false, plainText: ['text', 'csv'] })
+    .use(() => (hast: HastRoot) => decorate(hast, input.strings, toc))
+    .use(rehypeStringify);
+  const hast = processor.runSync(tree);
+  return { html: processor.stringify(hast), toc };
+}

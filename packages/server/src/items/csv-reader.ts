@@ -1,0 +1,97 @@
+import { createReadStream } from 'node:fs';
+import { CsvError, type Options, parse } from 'csv-parse';
+import { ImportFileError } from './errors.js';
+import { fieldFor, type ImportField } from './fields.js';
+import { readFailure } from './format.js';
+import type { OnBytes, RawRecord } from './records.js';
+
+interface CsvRow {
+  line: number;
+  cells: string[];
+}
+
+function countBreaks(text: string): number {
+  let breaks = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) breaks++;
+    // A CR counts on its own only when it is not the first half of a CRLF.
+    else if (c === 13 && text.charCodeAt(i + 1) !== 10) breaks++;
+  }
+  return breaks;
+}
+
+function headerColumns(header: string[], line: number): (ImportField | null)[] {
+  const seen = new Set<string>();
+  return header.map((name) => {
+    if (seen.has(name))
+      throw new ImportFileError(`column ${JSON.stringify(name)} appears twice`, line);
+    seen.add(name);
+    return fieldFor(name, 'column', line);
+  });
+}
+
+/**
+ * Streams a CSV file with a header row. Line numbers are counted here rather than taken from
+ * csv-parse's `info.lines`, which over-counts CRLF breaks inside quoted fields: a record starts
+ * one line after the previous one ended, plus any blank lines skipped in between, and spans as
+ * many lines as its quoted fields contain breaks. The count runs in `on_record`, which the
+ * parser calls synchronously in file order, so it is also right for an error that surfaces
+ * while parsed records are still buffered.
+ */
+export async function* readCsv(file: string, onBytes?: OnBytes): AsyncGenerator<RawRecord> {
+  const seen = { endLine: 0, emptyLines: 0 };
+  const options: Options<CsvRow, string[]> = {
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    on_record: (cells, context) => {
+      const line = seen.endLine + 1 + (context.empty_lines - seen.emptyLines);
+      seen.emptyLines = context.empty_lines;
+      let breaks = 0;
+      for (const cell of cells) {
+        if (cell.includes('\n') || cell.includes('\r')) breaks += countBreaks(cell);
+      }
+      seen.endLine = line + breaks;
+      return { line, cells };
+    },
+  };
+  // The typings offer no overload for an on_record that changes the record type.
+  const parser = parse(options as unknown as Options);
+  const stream = createReadStream(file);
+  let bytes = 0;
+  stream.on('data', (chunk) => {
+    bytes += chunk.length;
+    onBytes?.(bytes);
+  });
+  stream.on('error', (error) => parser.destroy(readFailure(error)));
+  stream.pipe(parser);
+
+  let columns: (ImportField | null)[] | undefined;
+  try {
+    for await (const { line, cells } of parser as AsyncIterable<{
+      line: number;
+      cells: string[];
+    }>) {
+      if (columns === undefined) {
+        columns = headerColumns(cells, line);
+        continue;
+      }
+      // A line of spaces is not a record anyone meant to write.
+      if (cells.length === 1 && cells[0]?.trim() === '') continue;
+      yield { line, kind: 'csv', columns, cells };
+    }
+  } catch (error) {
+    if (error instanceof CsvError) {
+      const skipped =
+        ((error as { empty_lines?: number }).empty_lines ?? seen.emptyLines) - seen.emptyLines;
+      throw new ImportFileError(
+        `invalid CSV: ${error.message.replace(/ at line \d+/, '')}`,
+        seen.endLine + 1 + skipped,
+      );
+    }
+    throw error;
+  } finally {
+    stream.destroy();
+  }
+}

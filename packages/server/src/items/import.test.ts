@@ -1,0 +1,281 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import type { Item } from '../store/types.js';
+import { ImportFileError } from './errors.js';
+import { type ImportProgress, importItems } from './import.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-import-'));
+const store = new SqliteStore(path.join(dir, 'stockroom.db'));
+await store.migrate();
+afterAll(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let orgId: string;
+let n = 0;
+beforeEach(async () => {
+  n++;
+  orgId = (await store.createOrganization({ name: `Org ${n}`, slug: `org-${n}`, features: [] })).id;
+});
+
+function file(name: string, content: string): string {
+  const target = path.join(dir, `${n}-${name}`);
+  writeFileSync(target, content);
+  return target;
+}
+
+async function items(): Promise<Item[]> {
+  return store.listItems(orgId, { limit: 1000 });
+}
+
+async function bySku(sku: string): Promise<Item | undefined> {
+  return (await items()).find((item) => item.sku === sku);
+}
+
+describe('importItems', () => {
+  it('creates, then reports identical rows as unchanged without touching updatedAt', async () => {
+    const csv = file(
+      'a.csv',
+      'name,sku,quantity,status,customFields\nTent,T-1,2,Active,"{""b"":1,""a"":2}"\nLamp,,1,Draft,{}\n',
+    );
+    expect(await importItems(store, orgId, csv)).toEqual({
+      created: 2,
+      updated: 0,
+      unchanged: 0,
+      failed: 0,
+      errors: [],
+    });
+    const before = await bySku('T-1');
+    expect(before).toMatchObject({
+      name: 'Tent',
+      quantity: 2,
+      status: 'Active',
+      customFields: '{"b":1,"a":2}',
+    });
+
+    // Rows without a sku are always created; the sku row is unchanged.
+    expect(await importItems(store, orgId, csv)).toMatchObject({
+      created: 1,
+      unchanged: 1,
+      updated: 0,
+    });
+    const after = await bySku('T-1');
+    expect(after?.updatedAt).toBe(before?.updatedAt);
+    expect(after?.id).toBe(before?.id);
+    expect(await items()).toHaveLength(3);
+  });
+
+  it('updates by sku, leaving absent columns as stored and setting empty cells to null', async () => {
+    await importItems(
+      store,
+      orgId,
+      file(
+        'a.json',
+        '[{"name":"Tent","sku":"T-1","description":"Old","barcode":"123","quantity":5,"customFields":{"c":1}}]',
+      ),
+    );
+    const created = await bySku('T-1');
+    const result = await importItems(
+      store,
+      orgId,
+      file('b.csv', 'sku,quantity,description\nT-1,7,\n'),
+    );
+    expect(result).toMatchObject({ updated: 1, failed: 0 });
+    const updated = await bySku('T-1');
+    expect(updated).toMatchObject({
+      id: created?.id,
+      name: 'Tent',
+      barcode: '123',
+      quantity: 7,
+      description: null,
+      customFields: '{"c":1}',
+      createdAt: created?.createdAt,
+    });
+  });
+
+  it('rejects every later occurrence of a sku in the file, even after a rejected first one', async () => {
+    const result = await importItems(
+      store,
+      orgId,
+      file(
+        'd.ndjson',
+        '{"name":"A","sku":"S"}\n{"name":"B","sku":"S"}\n{"name":"","sku":"R"}\n{"name":"C","sku":"R"}\n',
+      ),
+    );
+    expect(result).toEqual({
+      created: 1,
+      updated: 0,
+      unchanged: 0,
+      failed: 3,
+      errors: [
+        {
+          line: 2,
+          reason: 'duplicate sku "S" (first used on line 1); each sku may appear once per file',
+        },
+        { line: 3, reason: 'name cannot be an empty string' },
+        {
+          line: 4,
+          reason: 'duplicate sku "R" (first used on line 3); each sku may appear once per file',
+        },
+      ],
+    });
+    expect((await items()).map((i) => i.name)).toEqual(['A']);
+  });
+
+  it('reports rows the store rejects at their line, in file order, across batches', async () => {
+    await importItems(store, orgId, file('seed.csv', 'name,sku\nA,A1\nC,C1\n'));
+    // Without a name column, a new sku can only be told apart from an update by the store.
+    // Batches of 3: the parse rejection of line 4 is seen before the store rejects line 3.
+    const result = await importItems(
+      store,
+      orgId,
+      file('s.csv', 'sku,quantity\nA1,5\nN1,2\nB1,x\nC1,3\nN2,4\n'),
+      { batchSize: 3 },
+    );
+    expect(result).toEqual({
+      created: 0,
+      updated: 2,
+      unchanged: 0,
+      failed: 3,
+      errors: [
+        { line: 3, reason: 'name is required to create an item (no item has this sku yet)' },
+        { line: 4, reason: 'quantity must be a number such as 12 or 12.5, got "x"' },
+        { line: 6, reason: 'name is required to create an item (no item has this sku yet)' },
+      ],
+    });
+    expect((await items()).map((i) => [i.sku, i.quantity])).toEqual([
+      ['A1', 5],
+      ['C1', 3],
+    ]);
+  });
+
+  it('writes batch after batch: rows before a rejected row are kept without --strict', async () => {
+    const rows = Array.from({ length: 25 }, (_, i) => `Item ${i},SKU-${i},${i}`);
+    rows[20] = 'Bad,SKU-20,oops';
+    const result = await importItems(
+      store,
+      orgId,
+      file('big.csv', `name,sku,quantity\n${rows.join('\n')}\n`),
+      {
+        batchSize: 4,
+      },
+    );
+    expect(result).toMatchObject({ created: 24, failed: 1, errors: [{ line: 22 }] });
+    expect(await items()).toHaveLength(24);
+  });
+
+  it('with strict, writes nothing when any row is rejected by validation', async () => {
+    const result = await importItems(store, orgId, file('x.csv', 'name,sku\nA,A1\n,B1\nC,C1\n'), {
+      strict: true,
+    });
+    expect(result).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      failed: 1,
+      errors: [{ line: 3, reason: 'name is required and cannot be empty' }],
+    });
+    expect(await items()).toHaveLength(0);
+  });
+
+  it('with strict, writes nothing when the store rejects a row, and everything otherwise', async () => {
+    const bad = await importItems(store, orgId, file('y.csv', 'sku,quantity\nA1,1\n'), {
+      strict: true,
+    });
+    expect(bad).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      failed: 1,
+      errors: [
+        { line: 2, reason: 'name is required to create an item (no item has this sku yet)' },
+      ],
+    });
+    const good = await importItems(store, orgId, file('z.csv', 'name,sku\nA,A1\nB,B1\n'), {
+      strict: true,
+    });
+    expect(good).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 0, errors: [] });
+    expect(await items()).toHaveLength(2);
+  });
+
+  it('writes nothing when the file turns out malformed after many good rows', async () => {
+    const good = Array.from({ length: 30 }, (_, i) => `{"name":"Item ${i}","sku":"S${i}"}`);
+    const ndjson = file('m.ndjson', `${good.join('\n')}\n{"name": oops}\n`);
+    const error = await importItems(store, orgId, ndjson, { batchSize: 5 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ImportFileError);
+    expect((error as ImportFileError).line).toBe(31);
+    expect(await items()).toHaveLength(0);
+
+    const csv = file(
+      'm.csv',
+      `name,sku\n${good.map((_, i) => `Item ${i},S${i}`).join('\n')}\n"unclosed,x\n`,
+    );
+    await expect(importItems(store, orgId, csv, { batchSize: 5 })).rejects.toThrow(
+      /^line 32: invalid CSV/,
+    );
+    await expect(
+      importItems(store, orgId, file('u.json', '[{"name":"A"},{"name":"B","color":"red"}]'), {
+        batchSize: 1,
+      }),
+    ).rejects.toThrow('line 1: unknown field "color"');
+    expect(await items()).toHaveLength(0);
+  });
+
+  it('re-imports items exported from the API shape', async () => {
+    await importItems(
+      store,
+      orgId,
+      file('e.json', '[{"name":"Tent","sku":"T-1","customFields":{"b":[1],"a":{}}}]'),
+    );
+    const item = (await bySku('T-1')) as Item;
+    const exported = [
+      {
+        _id: item.id,
+        organizationId: item.organizationId,
+        name: item.name,
+        description: item.description,
+        sku: item.sku,
+        barcode: item.barcode,
+        status: item.status,
+        quantity: item.quantity,
+        customFields: JSON.parse(item.customFields),
+        createdAt: new Date(item.createdAt).toISOString(),
+        updatedAt: new Date(item.updatedAt).toISOString(),
+      },
+    ];
+    const result = await importItems(
+      store,
+      orgId,
+      file('e2.json', JSON.stringify(exported, null, 2)),
+    );
+    expect(result).toMatchObject({ unchanged: 1, failed: 0 });
+    expect((await bySku('T-1'))?.customFields).toBe('{"b":[1],"a":{}}');
+  });
+
+  it('reports progress: checking in bytes, then writing in rows', async () => {
+    const events: ImportProgress[] = [];
+    const content = 'name,sku\nA,1\nB,2\nC,3\n';
+    await importItems(store, orgId, file('p.csv', content), {
+      batchSize: 2,
+      onProgress: (p) => events.push(p),
+    });
+    const checking = events.filter((e) => e.phase === 'checking');
+    const writing = events.filter((e) => e.phase === 'writing');
+    expect(checking.at(-1)).toEqual({
+      phase: 'checking',
+      done: content.length,
+      total: content.length,
+    });
+    expect(writing.map((e) => e.done)).toEqual([0, 2, 3]);
+    expect(writing.every((e) => e.total === 3)).toBe(true);
+    expect(events.findIndex((e) => e.phase === 'writing')).toBeGreaterThan(
+      events.findLastIndex((e) => e.phase === 'checking'),
+    );
+  });
+});

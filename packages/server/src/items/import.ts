@@ -1,0 +1,186 @@
+import { stat } from 'node:fs/promises';
+import type { ItemFields, Store } from '../store/types.js';
+import { readCsv } from './csv-reader.js';
+import { detectFormat, type FileFormat, readFailure } from './format.js';
+import { readJsonArray } from './json-reader.js';
+import { readNdjson } from './ndjson-reader.js';
+import type { OnBytes, RawRecord } from './records.js';
+import { checkRecord } from './validate.js';
+
+export interface ImportRowError {
+  /** 1-based line of the file where the rejected record starts. */
+  line: number;
+  reason: string;
+}
+
+export interface ImportResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  errors: ImportRowError[];
+}
+
+export interface ImportProgress {
+  /** `checking` reads the whole file once (done/total in bytes); `writing` counts rows. */
+  phase: 'checking' | 'writing';
+  done: number;
+  total: number;
+}
+
+export interface ImportOptions {
+  /** Validate everything first and write nothing if any row is rejected. */
+  strict?: boolean;
+  /** Rows per transaction in non-strict mode. */
+  batchSize?: number;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export const DEFAULT_BATCH_SIZE = 1000;
+
+type Row = { line: number; fields: ItemFields } | { line: number; reason: string };
+
+function readRecords(
+  file: string,
+  format: FileFormat,
+  onBytes?: OnBytes,
+): AsyncGenerator<RawRecord> {
+  if (format === 'csv') return readCsv(file, onBytes);
+  if (format === 'ndjson') return readNdjson(file, onBytes);
+  return readJsonArray(file, onBytes);
+}
+
+/** Checked rows in file order; a sku seen before (even on a rejected row) rejects the row. */
+async function* checkedRows(
+  file: string,
+  format: FileFormat,
+  onBytes?: OnBytes,
+): AsyncGenerator<Row> {
+  const firstLine = new Map<string, number>();
+  for await (const record of readRecords(file, format, onBytes)) {
+    const checked = checkRecord(record);
+    const sku = 'fields' in checked ? checked.fields.sku : checked.sku;
+    if (typeof sku === 'string') {
+      const first = firstLine.get(sku);
+      if (first !== undefined) {
+        yield {
+          line: record.line,
+          reason: `duplicate sku ${JSON.stringify(sku)} (first used on line ${first}); each sku may appear once per file`,
+        };
+        continue;
+      }
+      firstLine.set(sku, record.line);
+    }
+    yield 'fields' in checked
+      ? { line: record.line, fields: checked.fields }
+      : { line: record.line, reason: checked.reason };
+  }
+}
+
+function emptyResult(): ImportResult {
+  return { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
+}
+
+/** Adds a batch's store outcomes to the result; store-level rejections keep their line. */
+function tally(
+  result: ImportResult,
+  lines: number[],
+  outcomes: Awaited<ReturnType<Store['writeItems']>>,
+): void {
+  outcomes.forEach((outcome, i) => {
+    if (typeof outcome === 'object') {
+      result.errors.push({ line: lines[i] as number, reason: outcome.error });
+    } else result[outcome]++;
+  });
+}
+
+/**
+ * Imports a JSON array, NDJSON or CSV file into an organization (upsert by sku).
+ *
+ * A first pass parses and checks the whole file without writing, so a malformed file writes
+ * nothing. Without `strict`, a second pass writes in transactions of `batchSize` rows and
+ * memory stays flat for CSV and NDJSON of any size. With `strict`, the first pass keeps the
+ * rows and writes them in one all-or-nothing call: rows only the store can reject (a new sku
+ * without a name) are found by trying, and then nothing is kept.
+ *
+ * Throws ImportFileError for a problem with the file as a whole.
+ */
+export async function importItems(
+  store: Store,
+  organizationId: string,
+  file: string,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const progress = options.onProgress;
+  const format = await detectFormat(file);
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch (error) {
+    throw readFailure(error);
+  }
+
+  // Pass 1: parse and check everything, write nothing. Only strict mode keeps anything: the
+  // rejections, and the rows for its single write until the first rejection (after which
+  // nothing will be written). Without strict, pass 2 meets the same rejections again.
+  const rejected: ImportRowError[] = [];
+  let strictRows: ItemFields[] = [];
+  let strictLines: number[] = [];
+  let total = 0;
+  const onBytes: OnBytes = (done) => progress?.({ phase: 'checking', done, total: size });
+  for await (const row of checkedRows(file, format, progress && onBytes)) {
+    total++;
+    if (!options.strict) continue;
+    if ('reason' in row) {
+      rejected.push({ line: row.line, reason: row.reason });
+      strictRows = [];
+      strictLines = [];
+    } else if (rejected.length === 0) {
+      strictRows.push(row.fields);
+      strictLines.push(row.line);
+    }
+  }
+  progress?.({ phase: 'checking', done: size, total: size });
+
+  const result = emptyResult();
+  if (options.strict) {
+    if (rejected.length === 0) {
+      progress?.({ phase: 'writing', done: 0, total });
+      const outcomes = await store.writeItems(organizationId, strictRows, { allOrNothing: true });
+      tally(result, strictLines, outcomes);
+      progress?.({ phase: 'writing', done: total, total });
+      if (result.errors.length === 0) return result;
+    }
+    // Nothing was kept: report the rejections only.
+    const errors = rejected.length > 0 ? rejected : result.errors;
+    return { ...emptyResult(), failed: errors.length, errors };
+  }
+
+  // Pass 2: the file is known to be well formed; write it in batches.
+  let done = 0;
+  progress?.({ phase: 'writing', done, total });
+  let batch: ItemFields[] = [];
+  let lines: number[] = [];
+  const flush = async () => {
+    if (batch.length > 0) tally(result, lines, await store.writeItems(organizationId, batch));
+    batch = [];
+    lines = [];
+    progress?.({ phase: 'writing', done, total });
+  };
+  for await (const row of checkedRows(file, format)) {
+    done++;
+    if ('reason' in row) {
+      result.errors.push({ line: row.line, reason: row.reason });
+      continue;
+    }
+    batch.push(row.fields);
+    lines.push(row.line);
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  // Store rejections arrive per batch, after the parse rejections of that batch: restore file order.
+  result.errors.sort((a, b) => a.line - b.line);
+  result.failed = result.errors.length;
+  return result;
+}

@@ -1,0 +1,184 @@
+import { ITEM_STATUSES, type ItemFields } from '../store/types.js';
+import { fieldFor, type ImportField } from './fields.js';
+import type { RawRecord } from './records.js';
+
+/** Limits from DECISIONS.md ("Identifiers and resources"). */
+export const LIMITS = {
+  name: 200,
+  description: 5000,
+  sku: 100,
+  barcode: 100,
+  customFieldsBytes: 16 * 1024,
+} as const;
+
+/**
+ * A rejected row still reports its sku when that field itself was fine, so a later row with the
+ * same sku is recognised as a duplicate even though this one failed.
+ */
+export type Checked = { fields: ItemFields } | { reason: string; sku?: string };
+
+/** A rejected value; a class so a customFields object with a "reason" key is never mistaken for one. */
+class Rejected {
+  constructor(readonly reason: string) {}
+}
+
+/** Bad values are quoted back, shortened so one reason stays one readable line. */
+function shown(value: unknown): string {
+  const text = String(JSON.stringify(value));
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** Characters are code points, so an emoji counts once. */
+function length(text: string, max: number): number {
+  // UTF-16 units bound code points from above: only a string longer than max needs counting.
+  return text.length <= max ? text.length : [...text].length;
+}
+
+function text(
+  field: ImportField,
+  value: unknown,
+  max: number,
+  opts: { nullable: boolean; min: number },
+): string | null | Rejected {
+  if (value === null) {
+    return opts.nullable ? null : new Rejected(`${field} is required and cannot be empty`);
+  }
+  if (typeof value !== 'string') {
+    const expected = opts.nullable ? 'a string or null' : 'a string';
+    return new Rejected(`${field} must be ${expected}, got ${typeName(value)}`);
+  }
+  const n = length(value, max);
+  if (n < opts.min) return new Rejected(`${field} cannot be an empty string`);
+  if (n > max) return new Rejected(`${field} is ${n} characters long; the maximum is ${max}`);
+  return value;
+}
+
+/**
+ * Checks one field value (already converted from CSV text where needed) and returns what the
+ * store takes, or why the row is rejected.
+ */
+function checkValue(field: ImportField, value: unknown): unknown {
+  switch (field) {
+    case 'name':
+      return text(field, value, LIMITS.name, { nullable: false, min: 1 });
+    case 'description':
+      return text(field, value, LIMITS.description, { nullable: true, min: 0 });
+    // sku is the upsert key: an empty string would be a key nobody can type; "no sku" is null.
+    case 'sku':
+      return text(field, value, LIMITS.sku, { nullable: true, min: 1 });
+    case 'barcode':
+      return text(field, value, LIMITS.barcode, { nullable: true, min: 0 });
+    case 'status':
+      if (typeof value === 'string' && (ITEM_STATUSES as readonly string[]).includes(value)) {
+        return value;
+      }
+      if (value === null) return new Rejected('status is required and cannot be empty');
+      return new Rejected(
+        `status must be one of ${ITEM_STATUSES.join(', ')} (exact case), got ${shown(value)}`,
+      );
+    case 'quantity':
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      if (value === null) return new Rejected('quantity is required and cannot be empty');
+      return new Rejected(`quantity must be a finite number, got ${shown(value)}`);
+    case 'customFields': {
+      if (value === null) {
+        return new Rejected('customFields cannot be empty; use {} for no custom fields');
+      }
+      if (typeof value !== 'object' || Array.isArray(value)) {
+        return new Rejected(`customFields must be a JSON object, got ${typeName(value)}`);
+      }
+      // Stored compact, exactly as JSON.stringify writes it, so the API returns these bytes.
+      const stored = JSON.stringify(value);
+      const bytes = Buffer.byteLength(stored);
+      if (bytes > LIMITS.customFieldsBytes) {
+        return new Rejected(
+          `customFields is ${bytes} bytes as compact JSON; the maximum is ${LIMITS.customFieldsBytes} (16 KiB)`,
+        );
+      }
+      return stored;
+    }
+  }
+}
+
+/** Strict decimal number: optional sign, digits with an optional fraction, optional exponent. */
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * CSV cells are text: an empty cell is null (DECISIONS.md), quantity must be a plain decimal
+ * number (Number() alone would take "0x1A", " 1 " and "" too, hence the pattern), and
+ * customFields is one JSON cell.
+ */
+function fromCell(field: ImportField, cell: string): unknown {
+  if (cell === '') return null;
+  if (field === 'quantity') {
+    return NUMBER.test(cell)
+      ? Number(cell)
+      : new Rejected(`quantity must be a number such as 12 or 12.5, got ${shown(cell)}`);
+  }
+  if (field === 'customFields') {
+    try {
+      return JSON.parse(cell) as unknown;
+    } catch (error) {
+      return new Rejected(`customFields is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  return cell;
+}
+
+function checkCsv(record: Extract<RawRecord, { kind: 'csv' }>): Checked {
+  const { columns, cells } = record;
+  if (cells.length !== columns.length) {
+    return {
+      reason: `expected ${columns.length} fields (one per header column), found ${cells.length}`,
+    };
+  }
+  const values: Array<[ImportField, unknown]> = [];
+  for (let i = 0; i < columns.length; i++) {
+    const field = columns[i];
+    if (field) values.push([field, fromCell(field, cells[i] as string)]);
+  }
+  return collect(values);
+}
+
+/** Every problem of a row in one reason, so one pass over the errors fixes the row. */
+function collect(values: Array<[ImportField, unknown]>): Checked {
+  const fields: Record<string, unknown> = {};
+  const reasons: string[] = [];
+  for (const [field, raw] of values) {
+    const value = raw instanceof Rejected ? raw : checkValue(field, raw);
+    if (value instanceof Rejected) reasons.push(value.reason);
+    else fields[field] = value;
+  }
+  if (reasons.length === 0) return { fields: fields as ItemFields };
+  const sku = typeof fields.sku === 'string' ? fields.sku : undefined;
+  return sku === undefined ? { reason: reasons.join('; ') } : { reason: reasons.join('; '), sku };
+}
+
+function checkJson(record: Extract<RawRecord, { kind: 'json' }>): Checked {
+  const { value } = record;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { reason: `expected a JSON object for the item, got ${typeName(value)}` };
+  }
+  const values: Array<[ImportField, unknown]> = [];
+  for (const [name, raw] of Object.entries(value)) {
+    // Unknown names are a file-level error (thrown): the file is not what the operator thinks.
+    const field = fieldFor(name, 'field', record.line);
+    if (field) values.push([field, raw]);
+  }
+  return collect(values);
+}
+
+/**
+ * Turns a record into item fields, or the reason it is rejected. Only the fields the record
+ * carries are set: an absent one stays `undefined`, which the store reads as "leave as stored".
+ * Throws ImportFileError for an unknown field name.
+ */
+export function checkRecord(record: RawRecord): Checked {
+  return record.kind === 'csv' ? checkCsv(record) : checkJson(record);
+}

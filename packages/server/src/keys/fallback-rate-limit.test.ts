@@ -1,0 +1,171 @@
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../ids.js';
+import { startTestServer, type TestServer } from '../testing/harness.js';
+import { type PrivateRedis, privateRedis, redisServerMissing } from '../testing/redis-server.js';
+import { announceSkip, postgresUnavailable } from '../testing/services.js';
+import { FallbackRateLimiter } from './fallback-rate-limit.js';
+import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
+import { RedisRateLimiter } from './redis-rate-limit.js';
+
+/**
+ * Redis going away and coming back, with a Redis of the test's own: requests keep being
+ * limited by the fallback, the switch is logged once each way, and health says degraded.
+ */
+const missing = redisServerMissing();
+const skip = announceSkip('Redis fallback', missing);
+
+async function untilReady(redis: RedisRateLimiter): Promise<void> {
+  if (redis.client.status !== 'ready') await once(redis.client, 'ready');
+}
+
+async function untilDisconnected(redis: RedisRateLimiter): Promise<void> {
+  if (redis.client.status === 'ready') await once(redis.client, 'close');
+}
+
+class CountingLimiter implements RateLimiter {
+  hits = 0;
+  private readonly inner = new MemoryRateLimiter();
+  hit(...args: Parameters<RateLimiter['hit']>) {
+    this.hits += 1;
+    return this.inner.hit(...args);
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+describe.skipIf(skip)('FallbackRateLimiter', () => {
+  let redisServer: PrivateRedis;
+  beforeAll(async () => {
+    redisServer = await privateRedis();
+    await redisServer.start();
+  });
+  afterAll(() => redisServer?.kill());
+
+  it('falls back while Redis is down, logs once each way, and returns to Redis', async () => {
+    const logs: Array<[string, string]> = [];
+    const redis = new RedisRateLimiter(redisServer.url);
+    const fallback = new CountingLimiter();
+    const limiter = new FallbackRateLimiter(redis, fallback, {
+      warn: (_o, message) => logs.push(['warn', message]),
+      info: (_o, message) => logs.push(['info', message]),
+    });
+    const key = newId();
+    const policy = { max: 100, windowSeconds: 3600 };
+    try {
+      await redis.connect();
+      for (let i = 0; i < 3; i++) await limiter.hit(key, policy);
+      expect(fallback.hits).toBe(0);
+      expect(await limiter.health()).toEqual({ redis: 'ok' });
+
+      const disconnected = untilDisconnected(redis);
+      await redisServer.kill();
+      await disconnected;
+      const during = await Promise.all(Array.from({ length: 10 }, () => limiter.hit(key, policy)));
+      expect(fallback.hits).toBe(10);
+      expect(during.every((r) => r.allowed)).toBe(true);
+      expect(await limiter.health()).toEqual({ redis: 'down' });
+      expect(logs).toEqual([
+        [
+          'warn',
+          'Redis is unreachable: rate limits fall back to the local limiter until it returns',
+        ],
+      ]);
+
+      await redisServer.start();
+      await untilReady(redis);
+      // A fresh Redis has no counters: its window starts over.
+      expect((await limiter.hit(key, policy)).remaining).toBe(99);
+      expect(fallback.hits).toBe(10);
+      expect(await limiter.health()).toEqual({ redis: 'ok' });
+      expect(logs.map(([level]) => level)).toEqual(['warn', 'info']);
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('starts (degraded) when Redis is down at boot', async () => {
+    const down = await privateRedis();
+    const redis = new RedisRateLimiter(down.url);
+    const limiter = new FallbackRateLimiter(redis, new MemoryRateLimiter(), {
+      warn: () => {},
+      info: () => {},
+    });
+    try {
+      await expect(redis.connect()).rejects.toThrow();
+      expect((await limiter.hit(newId(), { max: 1, windowSeconds: 60 })).allowed).toBe(true);
+      expect(await limiter.health()).toEqual({ redis: 'down' });
+      await down.start();
+      await untilReady(redis);
+      expect(await limiter.health()).toEqual({ redis: 'ok' });
+    } finally {
+      await limiter.close();
+      await down.kill();
+    }
+  });
+});
+
+const pgSkip = await postgresUnavailable();
+for (const engine of ['sqlite', 'postgres'] as const) {
+  const reason = missing ?? (engine === 'postgres' ? pgSkip : null);
+  describe.skipIf(announceSkip(`health with Redis down on ${engine}`, reason))(
+    `health with Redis on ${engine}`,
+    () => {
+      let redisServer: PrivateRedis;
+      let server: TestServer;
+      beforeAll(async () => {
+        redisServer = await privateRedis();
+        await redisServer.start();
+        server = await startTestServer({
+          engine,
+          env: { REDIS_URL: redisServer.url },
+          captureLogs: true,
+        });
+      });
+      afterAll(async () => {
+        await server?.close();
+        await redisServer?.kill();
+      });
+
+      it('reports degraded (200) while Redis is down, keeps limiting, and recovers', async () => {
+        const limiter = server.server.services.rateLimiter as FallbackRateLimiter;
+        const { key } = await server.createKey({
+          organizationId: server.demo.organizationId,
+          rateLimit: { max: 2, windowSeconds: 3600 },
+        });
+        expect((await server.request('/api/v1/health')).body).toMatchObject({
+          status: 'ok',
+          checks: { database: 'ok', redis: 'ok' },
+        });
+
+        const disconnected = untilDisconnected(limiter.redis);
+        await redisServer.kill();
+        await disconnected;
+        const health = await server.request('/api/v1/health');
+        expect(health.status).toBe(200);
+        expect(health.body).toMatchObject({
+          status: 'degraded',
+          checks: { database: 'ok', redis: 'down' },
+        });
+        const statuses = [];
+        for (let i = 0; i < 3; i++) {
+          statuses.push((await server.request('/api/v1/auth/verify', { key })).status);
+        }
+        expect(statuses).toEqual([200, 200, 401]);
+        const warnings = server.logs.filter((line) =>
+          String(line.msg).startsWith('Redis is unreachable'),
+        );
+        expect(warnings).toHaveLength(1);
+
+        await redisServer.start();
+        await untilReady(limiter.redis);
+        expect((await server.request('/api/v1/auth/verify', { key })).status).toBe(200);
+        expect((await server.request('/api/v1/health')).body).toMatchObject({
+          status: 'ok',
+          checks: { database: 'ok', redis: 'ok' },
+        });
+      });
+    },
+  );
+}

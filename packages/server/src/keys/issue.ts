@@ -1,0 +1,43 @@
+import { newId } from '../ids.js';
+import type { ApiKeyRecord, KeyType, RateLimitPolicy, Store } from '../store/types.js';
+import { generateKey } from './format.js';
+import { DEFAULT_PERMISSIONS, DEFAULT_RATE_LIMIT } from './permissions.js';
+
+export interface IssueKeyInput {
+  organizationId: string;
+  userId?: string | null;
+  name?: string;
+  permissions?: string[];
+  expiresAt?: number | null;
+  remaining?: number | null;
+  /** `null` for no rate limit; omitted for the default 600 per 60 s. */
+  rateLimit?: RateLimitPolicy | null;
+}
+
+export interface IssuedKey {
+  /** The plaintext, shown once and never stored. */
+  key: string;
+  record: ApiKeyRecord;
+}
+
+/** Creates a key: the one place that mints secrets, used by the CLI, the demo seed and tests. */
+export async function issueKey(store: Store, input: IssueKeyInput): Promise<IssuedKey> {
+  const type: KeyType = input.userId ? 'user' : 'organization';
+  const generated = generateKey(type);
+  const now = Date.now();
+  const record = await store.createApiKey({
+    id: newId(now),
+    organizationId: input.organizationId,
+    userId: input.userId ?? null,
+    type,
+    name: input.name ?? (type === 'user' ? 'User key' : 'Organization key'),
+    prefix: generated.prefix,
+    hash: generated.hash,
+    permissions: input.permissions ?? [...DEFAULT_PERMISSIONS],
+    expiresAt: input.expiresAt ?? null,
+    remaining: input.remaining ?? null,
+    rateLimit: input.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : input.rateLimit,
+    createdAt: now,
+  });
+  return { key: generated.key, record };
+}

@@ -1,0 +1,314 @@
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { SqliteStore } from '../sqlite/sqlite-store.js';
+import { PostgresStore } from './postgres-store.js';
+import { postgresSearchText } from './search-text.js';
+
+/**
+ * `stockroom db copy`: the embedded SQLite database into PostgreSQL, table by table in
+ * batches, each batch one idempotent upsert (by primary key, the source winning), so a copy
+ * that failed halfway is simply run again. The source is read in one transaction: a snapshot,
+ * even if a server still writes to it.
+ */
+
+export class CopyError extends Error {
+  override name = 'CopyError';
+}
+
+type Row = Record<string, unknown>;
+
+interface Table {
+  name: string;
+  /** What the report calls it. */
+  label: 'organizations' | 'users' | 'memberships' | 'apiKeys' | 'items';
+  /** Source columns, read in primary-key order. */
+  select: string;
+  key: string[];
+  /** Writes one batch; returns nothing, throws on failure. */
+  write(client: pg.PoolClient, rows: Row[]): Promise<void>;
+}
+
+export type CopyCounts = Record<Table['label'], number>;
+
+export interface CopyOptions {
+  batchSize?: number;
+  /** Called after each batch with the rows copied so far of the current table. */
+  onProgress?: (table: Table['label'], done: number, total: number) => void;
+  timeoutMs?: number;
+}
+
+const col = <T>(rows: Row[], name: string, map: (value: unknown) => T = (v) => v as T) =>
+  rows.map((row) => map(row[name]));
+
+/** PostgreSQL text cannot hold U+0000: name the row instead of failing on a driver error. */
+function refuseNul(table: string, rows: Row[]): void {
+  for (const row of rows) {
+    for (const [column, value] of Object.entries(row)) {
+      if (typeof value === 'string' && value.includes('\u0000')) {
+        throw new CopyError(
+          `${table} ${String(row.id ?? row.user_id)}: ${column} contains U+0000, which PostgreSQL cannot store; fix it in the source and run the copy again`,
+        );
+      }
+    }
+  }
+}
+
+const TABLES: Table[] = [
+  {
+    name: 'organizations',
+    label: 'organizations',
+    select: 'id, name, slug, features, created_at, updated_at',
+    key: ['id'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO organizations (id, name, slug, features, created_at, updated_at)
+         SELECT u.id, u.name, u.slug, ARRAY(SELECT json_array_elements_text(u.features::json)), u.created_at, u.updated_at
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])
+           AS u(id, name, slug, features, created_at, updated_at)
+         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, slug = EXCLUDED.slug,
+           features = EXCLUDED.features, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+        [
+          col(rows, 'id'),
+          col(rows, 'name'),
+          col(rows, 'slug'),
+          col(rows, 'features'),
+          col(rows, 'created_at'),
+          col(rows, 'updated_at'),
+        ],
+      );
+    },
+  },
+  {
+    name: 'users',
+    label: 'users',
+    select: 'id, email, email_normalized, name, created_at',
+    key: ['id'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO users (id, email, email_normalized, name, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+         ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email,
+           email_normalized = EXCLUDED.email_normalized, name = EXCLUDED.name, created_at = EXCLUDED.created_at`,
+        [
+          col(rows, 'id'),
+          col(rows, 'email'),
+          col(rows, 'email_normalized'),
+          col(rows, 'name'),
+          col(rows, 'created_at'),
+        ],
+      );
+    },
+  },
+  {
+    name: 'memberships',
+    label: 'memberships',
+    select: 'organization_id, user_id, created_at',
+    key: ['organization_id', 'user_id'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO memberships (organization_id, user_id, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+         ON CONFLICT (organization_id, user_id) DO UPDATE SET created_at = EXCLUDED.created_at`,
+        [col(rows, 'organization_id'), col(rows, 'user_id'), col(rows, 'created_at')],
+      );
+    },
+  },
+  {
+    name: 'api_keys',
+    label: 'apiKeys',
+    select:
+      'organization_id, id, user_id, type, name, prefix, hash, permissions, expires_at, remaining, rate_limit_max, rate_limit_window, enabled, revoked_at, created_at, last_used_at',
+    key: ['organization_id', 'id'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO api_keys (organization_id, id, user_id, type, name, prefix, hash, permissions,
+           expires_at, remaining, rate_limit_max, rate_limit_window, enabled, revoked_at, created_at, last_used_at)
+         SELECT u.organization_id, u.id, u.user_id, u.type, u.name, u.prefix, u.hash,
+           ARRAY(SELECT json_array_elements_text(u.permissions::json)), u.expires_at, u.remaining,
+           u.rate_limit_max, u.rate_limit_window, u.enabled, u.revoked_at, u.created_at, u.last_used_at
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+           $8::text[], $9::bigint[], $10::bigint[], $11::int[], $12::int[], $13::boolean[],
+           $14::bigint[], $15::bigint[], $16::bigint[])
+           AS u(organization_id, id, user_id, type, name, prefix, hash, permissions, expires_at,
+             remaining, rate_limit_max, rate_limit_window, enabled, revoked_at, created_at, last_used_at)
+         ON CONFLICT (organization_id, id) DO UPDATE SET user_id = EXCLUDED.user_id,
+           type = EXCLUDED.type, name = EXCLUDED.name, prefix = EXCLUDED.prefix, hash = EXCLUDED.hash,
+           permissions = EXCLUDED.permissions, expires_at = EXCLUDED.expires_at,
+           remaining = EXCLUDED.remaining, rate_limit_max = EXCLUDED.rate_limit_max,
+           rate_limit_window = EXCLUDED.rate_limit_window, enabled = EXCLUDED.enabled,
+           revoked_at = EXCLUDED.revoked_at, created_at = EXCLUDED.created_at,
+           last_used_at = EXCLUDED.last_used_at`,
+        [
+          ...[
+            'organization_id',
+            'id',
+            'user_id',
+            'type',
+            'name',
+            'prefix',
+            'hash',
+            'permissions',
+            'expires_at',
+            'remaining',
+            'rate_limit_max',
+            'rate_limit_window',
+          ].map((name) => col(rows, name)),
+          col(rows, 'enabled', (value) => value === 1),
+          col(rows, 'revoked_at'),
+          col(rows, 'created_at'),
+          col(rows, 'last_used_at'),
+        ],
+      );
+    },
+  },
+  {
+    name: 'items',
+    label: 'items',
+    select:
+      'organization_id, id, name, description, sku, barcode, status, quantity, custom_fields, created_at, updated_at',
+    key: ['organization_id', 'id'],
+    async write(client, rows) {
+      const params = [
+        col(rows, 'organization_id'),
+        col(rows, 'id'),
+        col(rows, 'name'),
+        col(rows, 'description'),
+        col(rows, 'sku'),
+        col(rows, 'barcode'),
+        col(rows, 'status'),
+        col(rows, 'quantity'),
+        col(rows, 'custom_fields'),
+        // Recomputed: PostgreSQL separates the fields of the search text differently.
+        rows.map((row) =>
+          postgresSearchText(
+            row as {
+              name: string;
+              description: string | null;
+              sku: string | null;
+              barcode: string | null;
+            },
+          ),
+        ),
+        col(rows, 'created_at'),
+        col(rows, 'updated_at'),
+      ];
+      // A rerun after the source re-created an item under a known sku: the old one goes.
+      await client.query(
+        `DELETE FROM items t USING unnest($1::text[], $2::text[], $3::text[]) AS u(organization_id, id, sku)
+         WHERE t.organization_id = u.organization_id AND t.sku = u.sku AND t.id <> u.id`,
+        [params[0], params[1], params[4]],
+      );
+      await client.query(
+        `INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
+           custom_fields, search_text, created_at, updated_at)
+         SELECT u.organization_id, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
+           u.custom_fields::json, u.search_text, u.created_at, u.updated_at
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+           $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
+           AS u(organization_id, id, name, description, sku, barcode, status, quantity, custom_fields,
+             search_text, created_at, updated_at)
+         ON CONFLICT (organization_id, id) DO UPDATE SET name = EXCLUDED.name,
+           description = EXCLUDED.description, sku = EXCLUDED.sku, barcode = EXCLUDED.barcode,
+           status = EXCLUDED.status, quantity = EXCLUDED.quantity,
+           custom_fields = EXCLUDED.custom_fields, search_text = EXCLUDED.search_text,
+           created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+        params,
+      );
+    },
+  },
+];
+
+/**
+ * A target is fit when it is empty, or when everything in it came from this source (a rerun
+ * after a failure): no organization or user the source does not have.
+ */
+async function checkTarget(target: PostgresStore, source: Database.Database): Promise<void> {
+  for (const table of ['organizations', 'users']) {
+    const ids = (await target.query(`SELECT id FROM ${table}`)).map((row) => row.id as string);
+    if (ids.length === 0) continue;
+    const known = source.prepare(`SELECT 1 FROM ${table} WHERE id = ?`);
+    const foreign = ids.find((id) => known.get(id) === undefined);
+    if (foreign !== undefined) {
+      throw new CopyError(
+        `the target database is not empty: its ${table} include ${foreign}, which the source does not have; copy into an empty database`,
+      );
+    }
+  }
+}
+
+function keyset(table: Table, after: Row | undefined): { where: string; params: unknown[] } {
+  if (!after) return { where: '', params: [] };
+  return {
+    where: `WHERE (${table.key.join(', ')}) > (${table.key.map(() => '?').join(', ')})`,
+    params: table.key.map((column) => after[column]),
+  };
+}
+
+export async function copySqliteToPostgres(
+  sourceFile: string,
+  targetUrl: string,
+  options: CopyOptions = {},
+): Promise<CopyCounts> {
+  const batchSize = options.batchSize ?? 1000;
+  // Bring the source schema up to date first: the columns read below are those of the latest.
+  const migrator = new SqliteStore(sourceFile);
+  try {
+    await migrator.migrate();
+  } finally {
+    await migrator.close();
+  }
+  const source = new Database(sourceFile, { readonly: true, fileMustExist: true });
+  const target = new PostgresStore(targetUrl, {
+    poolSize: 2,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  try {
+    await target.migrate();
+    await checkTarget(target, source);
+    const counts = {} as CopyCounts;
+    source.exec('BEGIN');
+    try {
+      for (const table of TABLES) {
+        const total = (source.prepare(`SELECT COUNT(*) AS n FROM ${table.name}`).get() as Row)
+          .n as number;
+        let done = 0;
+        let last: Row | undefined;
+        for (;;) {
+          const { where, params } = keyset(table, last);
+          const rows = source
+            .prepare(
+              `SELECT ${table.select} FROM ${table.name} ${where} ORDER BY ${table.key.join(', ')} LIMIT ?`,
+            )
+            .all(...params, batchSize) as Row[];
+          if (rows.length === 0) break;
+          refuseNul(table.name, rows);
+          await target.inTransaction((client) => table.write(client, rows));
+          done += rows.length;
+          last = rows[rows.length - 1];
+          options.onProgress?.(table.label, done, total);
+        }
+        counts[table.label] = total;
+      }
+    } finally {
+      source.exec('COMMIT');
+    }
+    await verify(target, counts);
+    return counts;
+  } finally {
+    source.close();
+    await target.close();
+  }
+}
+
+/** Every table of the target holds as many rows as the source had. */
+async function verify(target: PostgresStore, counts: CopyCounts): Promise<void> {
+  for (const table of TABLES) {
+    const [row] = await target.query(`SELECT count(*) AS n FROM ${table.name}`);
+    const copied = row?.n as number;
+    if (copied !== counts[table.label]) {
+      throw new CopyError(
+        `verification failed: ${table.name} has ${copied} rows in the target and ${counts[table.label]} in the source`,
+      );
+    }
+  }
+}

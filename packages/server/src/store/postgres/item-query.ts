@@ -1,0 +1,80 @@
+import { unsearchable } from '../storable.js';
+import type { ItemQuery } from '../types.js';
+import { ITEM_COLUMNS } from './rows.js';
+import { containsPattern, FIELD_SEPARATOR } from './search-text.js';
+
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The SQL of one page of items (null when the search can match nothing). Kept apart from the
+ * store so the plan test can EXPLAIN exactly what the store runs.
+ */
+export function itemListStatement(organizationId: string, query: ItemQuery): Statement | null {
+  const params: unknown[] = [organizationId];
+  const where = ['organization_id = $1'];
+  if (query.status !== undefined) {
+    params.push(query.status);
+    where.push(`status = $${params.length}`);
+  }
+  if (query.afterId !== undefined) {
+    params.push(query.afterId);
+    where.push(`id > $${params.length}`);
+  }
+  if (query.search === undefined) {
+    // (organization_id, id) or (organization_id, status, id) delivers rows already in order.
+    params.push(query.limit);
+    return {
+      sql: `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${params.length}`,
+      params,
+    };
+  }
+  if (unsearchable(query.search) || query.search.includes(FIELD_SEPARATOR)) return null;
+  const filters = where.join(' AND ');
+  params.push(containsPattern(query.search));
+  const pattern = `$${params.length}`;
+  params.push(query.limit);
+  const limit = `$${params.length}`;
+  params.push(probeSize(query.limit));
+  const probe = `$${params.length}`;
+  // Two ways to one page, chosen at run time, neither of which can walk the whole organization
+  // through the primary key:
+  // - `quick`: the next `probe` rows in id order (a bounded index range), filtered. When the
+  //   needle is common this already holds a full page, at a cost bounded by `probe`.
+  // - `slow`, only when `quick` came up short: every match, gathered in a MATERIALIZED CTE,
+  //   which PostgreSQL plans on its own for all of its rows, so no LIMIT can tempt it into an
+  //   ordered primary-key walk that filters row by row hoping to meet `limit` matches early
+  //   (a walk of the whole organization when the needle is rare, or absent from it while
+  //   common elsewhere). It takes the organization-scoped trigram index (a scan of the
+  //   organization for needles shorter than a trigram) and sorts only the matching ids.
+  // A CTE runs only when read, and `slow` is read only behind the one-time count check.
+  return {
+    sql: `WITH probe AS MATERIALIZED (
+        SELECT id, search_text FROM items WHERE ${filters} ORDER BY id LIMIT ${probe}
+      ), quick AS MATERIALIZED (
+        SELECT id FROM probe WHERE search_text LIKE ${pattern} ORDER BY id LIMIT ${limit}
+      ), slow AS MATERIALIZED (
+        SELECT id FROM items WHERE ${filters} AND search_text LIKE ${pattern}
+      ), page AS (
+        SELECT id FROM quick
+        WHERE (SELECT count(*) FROM quick) >= ${limit}
+           OR (SELECT count(*) FROM probe) < ${probe}
+        UNION ALL
+        (SELECT id FROM slow
+         WHERE (SELECT count(*) FROM quick) < ${limit}
+           AND (SELECT count(*) FROM probe) >= ${probe}
+         ORDER BY id LIMIT ${limit})
+      )
+      SELECT ${ITEM_COLUMNS} FROM items
+      WHERE organization_id = $1 AND id IN (SELECT id FROM page)
+      ORDER BY id`,
+    params,
+  };
+}
+
+/** Rows the quick path reads at most: enough for a page of a common needle, and bounded. */
+export function probeSize(limit: number): number {
+  return Math.min(Math.max(limit * 10, 500), 10_000);
+}

@@ -1,0 +1,115 @@
+/**
+ * Versioned schema of the PostgreSQL engine. Append only: a released migration never changes.
+ *
+ * - Every organization-owned table is keyed by organization_id first, so the schema can be
+ *   distributed by organization (Citus) or served from replicas.
+ * - Ids are `text COLLATE "C"`: byte order equals JavaScript string order, which keyset
+ *   cursors (`id > $after`) and ORDER BY id rely on, whatever the database's default collation.
+ * - Times are epoch milliseconds in bigint, as on SQLite, so both engines return the same values.
+ * - custom_fields is `json`, not `jsonb`: json keeps the text byte for byte (key order,
+ *   whitespace, escapes) while still refusing malformed JSON.
+ * - search_text is the folded search text (search.ts); the trigram index is scoped by
+ *   organization through btree_gin, so a search only looks at its own organization's entries.
+ */
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'initial',
+    sql: `
+      -- Trusted extensions (PostgreSQL 13+): a database owner may create them.
+      CREATE EXTENSION IF NOT EXISTS pg_trgm;
+      CREATE EXTENSION IF NOT EXISTS btree_gin;
+
+      CREATE TABLE organizations (
+        id text COLLATE "C" PRIMARY KEY,
+        name text NOT NULL,
+        slug text NOT NULL UNIQUE,
+        features text[] NOT NULL DEFAULT '{}',
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL
+      );
+      CREATE TABLE users (
+        id text COLLATE "C" PRIMARY KEY,
+        email text NOT NULL,
+        email_normalized text NOT NULL UNIQUE,
+        name text,
+        created_at bigint NOT NULL
+      );
+      CREATE TABLE memberships (
+        organization_id text COLLATE "C" NOT NULL REFERENCES organizations (id),
+        user_id text COLLATE "C" NOT NULL REFERENCES users (id),
+        created_at bigint NOT NULL,
+        PRIMARY KEY (organization_id, user_id)
+      );
+      CREATE TABLE api_keys (
+        organization_id text COLLATE "C" NOT NULL REFERENCES organizations (id),
+        id text COLLATE "C" NOT NULL UNIQUE,
+        user_id text COLLATE "C" REFERENCES users (id),
+        type text NOT NULL CHECK (type IN ('organization', 'user')),
+        name text NOT NULL,
+        prefix text NOT NULL,
+        hash text NOT NULL UNIQUE,
+        permissions text[] NOT NULL,
+        expires_at bigint,
+        remaining bigint CHECK (remaining IS NULL OR remaining >= 0),
+        rate_limit_max integer,
+        rate_limit_window integer,
+        enabled boolean NOT NULL DEFAULT true,
+        revoked_at bigint,
+        created_at bigint NOT NULL,
+        last_used_at bigint,
+        PRIMARY KEY (organization_id, id)
+      );
+      CREATE TABLE items (
+        organization_id text COLLATE "C" NOT NULL REFERENCES organizations (id),
+        id text COLLATE "C" NOT NULL,
+        name text NOT NULL,
+        description text,
+        sku text,
+        barcode text,
+        status text NOT NULL CHECK (status IN ('Draft', 'Active', 'Inactive', 'Discontinued')),
+        quantity double precision NOT NULL,
+        custom_fields json NOT NULL DEFAULT '{}',
+        search_text text NOT NULL,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (organization_id, id)
+      );
+      CREATE UNIQUE INDEX items_organization_sku ON items (organization_id, sku) WHERE sku IS NOT NULL;
+      CREATE INDEX items_organization_status ON items (organization_id, status, id);
+      -- The trigram operator class is named, so qualify it with the schema pg_trgm lives in
+      -- (it need not be on the search_path of the schema Stockroom uses).
+      DO $$
+      DECLARE trgm_schema text;
+      BEGIN
+        SELECT quote_ident(n.nspname) INTO trgm_schema
+          FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+          WHERE e.extname = 'pg_trgm';
+        EXECUTE format(
+          'CREATE INDEX items_organization_search ON items USING gin (organization_id, search_text %s.gin_trgm_ops)',
+          trgm_schema);
+      END $$;
+
+      -- Fixed-window counters of the database rate limiter (used without Redis). Ephemeral
+      -- state: UNLOGGED skips the WAL (a crash only resets the current windows).
+      CREATE UNLOGGED TABLE rate_limit_counters (
+        key_id text COLLATE "C" NOT NULL,
+        window_seconds integer NOT NULL,
+        window_index bigint NOT NULL,
+        hits integer NOT NULL,
+        expires_at bigint NOT NULL,
+        PRIMARY KEY (key_id, window_seconds, window_index)
+      );
+      CREATE INDEX rate_limit_counters_expiry ON rate_limit_counters (expires_at);
+    `,
+  },
+];
+
+/** Serializes migrations of every process on one database (any schema). */
+export const MIGRATION_LOCK = "hashtext('stockroom.migrate')";

@@ -1,0 +1,49 @@
+import pg from 'pg';
+
+export interface PostgresOptions {
+  /** Connections of this process (default 10). */
+  poolSize?: number;
+  /**
+   * Deadline of one statement (statement_timeout), in ms (default 5000). Past it the
+   * operation fails with StoreUnavailableError: the API's 503.
+   */
+  timeoutMs?: number;
+}
+
+const INT8 = 20;
+const JSON_OID = 114;
+
+/**
+ * Type parsers for this pool only (the global ones stay untouched): bigint epoch-ms times and
+ * counts come back as numbers (they stay far below 2^53), and json as its stored text, so
+ * customFields are returned byte for byte instead of re-serialized.
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8) return (value: string) => Number(value);
+    if (oid === JSON_OID) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export function createPool(connectionString: string, options: PostgresOptions = {}): pg.Pool {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize ?? 10,
+    // Getting a connection (a new one, or a free one from a busy pool) may take a little
+    // longer than a statement under load; a refused connection fails at once either way.
+    connectionTimeoutMillis: Math.max(timeoutMs, 3000),
+    statement_timeout: timeoutMs,
+    // A transaction left open by a bug must not hold locks forever.
+    idle_in_transaction_session_timeout: Math.max(timeoutMs * 6, 60_000),
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: 'stockroom',
+    types,
+  });
+  // An idle connection that breaks (server restart) emits 'error' on the pool; without a
+  // listener that would crash the process. The next query reports the outage instead.
+  pool.on('error', () => {});
+  return pool;
+}

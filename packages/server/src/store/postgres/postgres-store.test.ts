@@ -1,0 +1,118 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestSchema, holdLocks, type TestSchema } from '../../testing/postgres.js';
+import { announceSkip, postgresUnavailable } from '../../testing/services.js';
+import { StoreUnavailableError } from '../types.js';
+import { PostgresStore } from './postgres-store.js';
+
+/** What only the PostgreSQL engine has: its migrations table, deadlines and outages. */
+const skip = announceSkip('PostgreSQL store', await postgresUnavailable());
+
+/** A port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('PostgresStore outages', () => {
+  it('reports an unreachable server as unavailable (503), not as a crash', async () => {
+    const store = new PostgresStore(`postgres://postgres@127.0.0.1:${await closedPort()}/test`);
+    try {
+      await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(store.listItems('0'.repeat(24), { limit: 1 })).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      await expect(store.migrate()).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(skip)('PostgresStore', () => {
+  let schema: TestSchema;
+  let store: PostgresStore;
+  beforeAll(async () => {
+    schema = await createTestSchema();
+    store = new PostgresStore(schema.url, { timeoutMs: 300 });
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await schema?.drop();
+  });
+
+  it('turns a statement past statement_timeout into StoreUnavailableError', async () => {
+    const org = await store.createOrganization({ name: 'T', slug: 'timeout', features: [] });
+    const release = await holdLocks(schema.url, 'LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
+    try {
+      await expect(store.listItems(org.id, { limit: 1 })).rejects.toThrow(
+        new StoreUnavailableError('the database did not answer within its deadline'),
+      );
+      await expect(store.writeItems(org.id, [{ name: 'x' }])).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+    } finally {
+      await release();
+    }
+    // The pool recovers: the connections that timed out are usable again.
+    expect(await store.writeItems(org.id, [{ name: 'x' }])).toEqual(['created']);
+  });
+
+  it('reports a closed store as unavailable', async () => {
+    const other = new PostgresStore(schema.url);
+    await other.close();
+    await expect(other.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('migrates concurrently started processes once', async () => {
+    const fresh = await createTestSchema();
+    const stores = Array.from({ length: 4 }, () => new PostgresStore(fresh.url));
+    try {
+      const applied = await Promise.all(stores.map((s) => s.migrate()));
+      expect(applied.filter((names) => names.length > 0)).toHaveLength(1);
+      expect(applied.flat()).toEqual(['0001_initial']);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+      await fresh.drop();
+    }
+  });
+
+  it('refuses a database migrated by a newer version, changing nothing', async () => {
+    await store.query(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'from_the_future', 0)",
+    );
+    try {
+      await expect(store.migrate()).rejects.toThrow(
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 1\)/,
+      );
+    } finally {
+      await store.query('DELETE FROM schema_migrations WHERE version = 9999');
+    }
+    expect(await store.migrate()).toEqual([]);
+  });
+
+  it('keys every organization-owned table by organization_id first', async () => {
+    const rows = await store.query(
+      `SELECT c.relname AS table, a.attname AS first_column
+       FROM pg_index i
+       JOIN pg_class c ON c.oid = i.indrelid
+       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+       WHERE i.indisprimary AND c.relnamespace = current_schema()::regnamespace
+       ORDER BY 1`,
+    );
+    expect(rows).toEqual([
+      { table: 'api_keys', first_column: 'organization_id' },
+      { table: 'items', first_column: 'organization_id' },
+      { table: 'memberships', first_column: 'organization_id' },
+      // Keyed by their own ids: the organization itself, global users and counters of keys.
+      { table: 'organizations', first_column: 'id' },
+      { table: 'rate_limit_counters', first_column: 'key_id' },
+      { table: 'schema_migrations', first_column: 'version' },
+      { table: 'users', first_column: 'id' },
+    ]);
+  });
+});

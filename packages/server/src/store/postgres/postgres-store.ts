@@ -1,0 +1,507 @@
+import type pg from 'pg';
+import { newId } from '../../ids.js';
+import {
+  type ApiKeyRecord,
+  type Item,
+  type ItemFields,
+  type ItemQuery,
+  type ItemWriteOutcome,
+  type KeyContext,
+  type NewApiKey,
+  type Organization,
+  type Store,
+  StoreConflictError,
+  StoreUnavailableError,
+  type User,
+} from '../types.js';
+import { isUniqueViolation, toStoreError } from './errors.js';
+import { itemListStatement } from './item-query.js';
+import { migrate } from './migrate.js';
+import { createPool, type PostgresOptions } from './pool.js';
+import {
+  ITEM_COLUMNS,
+  KEY_COLUMNS,
+  type Row,
+  toItem,
+  toKey,
+  toOrganization,
+  toUser,
+} from './rows.js';
+import { postgresSearchText } from './search-text.js';
+import { planWrites } from './write-plan.js';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+/** Rows per statement when writing items: bounded memory and statement size. */
+const WRITE_BATCH = 2000;
+
+/** Thrown inside a transaction to roll it back while keeping the computed outcomes. */
+class Rollback extends Error {}
+
+/**
+ * The scale-out engine: PostgreSQL through a node-postgres pool. Same semantics as the SQLite
+ * engine (the store contract suite runs both); what differs is only what the dialect forces.
+ */
+export class PostgresStore implements Store {
+  readonly engine = 'postgres' as const;
+  private readonly pool: pg.Pool;
+
+  constructor(connectionString: string, options: PostgresOptions = {}) {
+    this.pool = createPool(connectionString, options);
+  }
+
+  /** Runs database work, turning outages and deadlines into StoreUnavailableError (503). */
+  private async run<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
+    if (this.pool.ended) throw new StoreUnavailableError('the database connection is closed');
+    try {
+      return await work(this.pool);
+    } catch (error) {
+      throw toStoreError(error);
+    }
+  }
+
+  private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.run(async (db) => (await db.query(sql, params)).rows as Row[]);
+  }
+
+  /** One transaction on one connection; rolled back when `work` throws. */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.run(async () => {
+      const client = await this.pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        throw error;
+      } finally {
+        // A connection whose rollback failed is not given back to the pool.
+        client.release(broken);
+      }
+    });
+  }
+
+  async migrate(): Promise<string[]> {
+    return this.run(async () => {
+      const client = await this.pool.connect();
+      try {
+        return await migrate(client);
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.rows('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+
+  async createOrganization(input: {
+    name: string;
+    slug: string;
+    features: string[];
+  }): Promise<Organization> {
+    const now = Date.now();
+    const org: Organization = { id: newId(now), ...input, createdAt: now };
+    try {
+      await this.rows(
+        'INSERT INTO organizations (id, name, slug, features, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)',
+        [org.id, org.name, org.slug, org.features, now],
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new StoreConflictError(`an organization with slug "${input.slug}" already exists`);
+      }
+      throw error;
+    }
+    return org;
+  }
+
+  async getOrganization(id: string): Promise<Organization | null> {
+    const [row] = await this.rows('SELECT * FROM organizations WHERE id = $1', [id]);
+    return row ? toOrganization(row) : null;
+  }
+
+  async findOrganization(ref: string): Promise<Organization | null> {
+    const [row] = await this.rows(
+      'SELECT * FROM organizations WHERE id = $1 OR slug = $1 ORDER BY id = $1 DESC LIMIT 1',
+      [ref],
+    );
+    return row ? toOrganization(row) : null;
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    return (await this.rows('SELECT * FROM organizations ORDER BY id')).map(toOrganization);
+  }
+
+  async countOrganizations(): Promise<number> {
+    const [row] = await this.rows('SELECT count(*) AS n FROM organizations');
+    return row?.n as number;
+  }
+
+  async updateOrganization(
+    id: string,
+    patch: { name?: string; features?: string[] },
+  ): Promise<Organization> {
+    const [row] = await this.rows(
+      `UPDATE organizations SET name = COALESCE($2, name), features = COALESCE($3, features), updated_at = $4
+       WHERE id = $1 RETURNING *`,
+      [id, patch.name ?? null, patch.features ?? null, Date.now()],
+    );
+    if (!row) throw new StoreConflictError(`organization ${id} does not exist`);
+    return toOrganization(row);
+  }
+
+  async createUser(input: { email: string; name: string | null }): Promise<User> {
+    const now = Date.now();
+    const user: User = { id: newId(now), email: input.email, name: input.name, createdAt: now };
+    try {
+      await this.rows(
+        'INSERT INTO users (id, email, email_normalized, name, created_at) VALUES ($1, $2, $3, $4, $5)',
+        [user.id, user.email, user.email.toLowerCase(), user.name, now],
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new StoreConflictError(`a user with email ${input.email} already exists`);
+      }
+      throw error;
+    }
+    return user;
+  }
+
+  async findUser(ref: string): Promise<User | null> {
+    const [row] = await this.rows(
+      'SELECT * FROM users WHERE id = $1 OR email_normalized = $2 ORDER BY id = $1 DESC LIMIT 1',
+      [ref, ref.toLowerCase()],
+    );
+    return row ? toUser(row) : null;
+  }
+
+  async addMember(organizationId: string, userId: string): Promise<void> {
+    await this.rows(
+      `INSERT INTO memberships (organization_id, user_id, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING`,
+      [organizationId, userId, Date.now()],
+    );
+  }
+
+  async removeMember(organizationId: string, userId: string): Promise<boolean> {
+    const rows = await this.rows(
+      'DELETE FROM memberships WHERE organization_id = $1 AND user_id = $2 RETURNING 1',
+      [organizationId, userId],
+    );
+    return rows.length > 0;
+  }
+
+  async isMember(organizationId: string, userId: string): Promise<boolean> {
+    const rows = await this.rows(
+      'SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2',
+      [organizationId, userId],
+    );
+    return rows.length > 0;
+  }
+
+  async listMembers(organizationId: string): Promise<User[]> {
+    const rows = await this.rows(
+      `SELECT u.* FROM memberships m JOIN users u ON u.id = m.user_id
+       WHERE m.organization_id = $1 ORDER BY u.id`,
+      [organizationId],
+    );
+    return rows.map(toUser);
+  }
+
+  async createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    await this.rows(
+      `INSERT INTO api_keys (organization_id, id, user_id, type, name, prefix, hash, permissions,
+         expires_at, remaining, rate_limit_max, rate_limit_window, enabled, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, true, $13)`,
+      [
+        key.organizationId,
+        key.id,
+        key.userId,
+        key.type,
+        key.name,
+        key.prefix,
+        key.hash,
+        key.permissions,
+        key.expiresAt,
+        key.remaining,
+        key.rateLimit?.max ?? null,
+        key.rateLimit?.windowSeconds ?? null,
+        key.createdAt,
+      ],
+    );
+    return { ...key, enabled: true, revokedAt: null, lastUsedAt: null };
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyRecord | null> {
+    const [row] = await this.rows(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = $1`, [id]);
+    return row ? toKey(row) : null;
+  }
+
+  async listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.rows(
+      `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.organization_id = $1 ORDER BY k.id`,
+      [organizationId],
+    );
+    return rows.map(toKey);
+  }
+
+  async setApiKeyEnabled(id: string, enabled: boolean): Promise<ApiKeyRecord | null> {
+    const [row] = await this.rows(
+      `UPDATE api_keys k SET enabled = $2 WHERE k.id = $1 RETURNING ${KEY_COLUMNS}`,
+      [id, enabled],
+    );
+    return row ? toKey(row) : null;
+  }
+
+  async revokeApiKey(id: string): Promise<ApiKeyRecord | null> {
+    await this.rows('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [
+      id,
+      Date.now(),
+    ]);
+    return this.getApiKey(id);
+  }
+
+  async loadKeyContext(hash: string): Promise<KeyContext | null> {
+    const [row] = await this.rows(
+      `SELECT ${KEY_COLUMNS},
+         o.name AS org_name, o.slug AS org_slug, o.features AS org_features, o.created_at AS org_created_at,
+         (k.user_id IS NULL OR EXISTS (
+           SELECT 1 FROM memberships m WHERE m.organization_id = k.organization_id AND m.user_id = k.user_id
+         )) AS member
+       FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+       WHERE k.hash = $1 AND k.revoked_at IS NULL`,
+      [hash],
+    );
+    if (!row) return null;
+    return {
+      key: toKey(row),
+      organization: toOrganization({
+        id: row.organization_id,
+        name: row.org_name,
+        slug: row.org_slug,
+        features: row.org_features,
+        created_at: row.org_created_at,
+      }),
+      member: row.member as boolean,
+    };
+  }
+
+  async consumeQuota(keyId: string): Promise<number | null> {
+    // One statement: the row lock makes concurrent takers queue, and READ COMMITTED
+    // re-checks `remaining > 0` after the wait, so the last use is taken exactly once.
+    const [row] = await this.rows(
+      'UPDATE api_keys SET remaining = remaining - 1 WHERE id = $1 AND remaining > 0 RETURNING remaining',
+      [keyId],
+    );
+    return row ? (row.remaining as number) : null;
+  }
+
+  async refundQuota(keyId: string): Promise<void> {
+    await this.rows(
+      'UPDATE api_keys SET remaining = remaining + 1 WHERE id = $1 AND remaining IS NOT NULL',
+      [keyId],
+    );
+  }
+
+  async getRemaining(keyId: string): Promise<number | null> {
+    const [row] = await this.rows('SELECT remaining FROM api_keys WHERE id = $1', [keyId]);
+    return (row?.remaining as number | null | undefined) ?? null;
+  }
+
+  async recordKeyUse(uses: Map<string, number>): Promise<void> {
+    if (uses.size === 0) return;
+    // Sorted, so processes flushing overlapping batches lock rows in one order (no deadlock).
+    const entries = [...uses].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    await this.rows(
+      `UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, 0), u.at)
+       FROM unnest($1::text[], $2::bigint[]) AS u(id, at) WHERE k.id = u.id`,
+      [entries.map(([id]) => id), entries.map(([, at]) => at)],
+    );
+  }
+
+  async listItems(organizationId: string, query: ItemQuery): Promise<Item[]> {
+    const statement = itemListStatement(organizationId, query);
+    if (!statement) return [];
+    return (await this.rows(statement.sql, statement.params)).map(toItem);
+  }
+
+  async getItem(organizationId: string, id: string): Promise<Item | null> {
+    const [row] = await this.rows(
+      `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
+    return row ? toItem(row) : null;
+  }
+
+  async countItems(organizationId: string): Promise<number> {
+    const [row] = await this.rows('SELECT count(*) AS n FROM items WHERE organization_id = $1', [
+      organizationId,
+    ]);
+    return row?.n as number;
+  }
+
+  async writeItems(
+    organizationId: string,
+    rows: ItemFields[],
+    options: { dryRun?: boolean; allOrNothing?: boolean; now?: number } = {},
+  ): Promise<ItemWriteOutcome[]> {
+    const now = options.now ?? Date.now();
+    let outcomes: ItemWriteOutcome[] = [];
+    try {
+      await this.transaction(async (client) => {
+        // One writer per organization at a time, as SQLite's single writer gives: two imports
+        // of the same new sku cannot both decide to create it.
+        await client.query(
+          "SELECT pg_advisory_xact_lock(hashtext('stockroom.items'), hashtext($1))",
+          [organizationId],
+        );
+        const existing = await this.lockBySku(client, organizationId, rows);
+        const plan = planWrites(organizationId, rows, existing, now);
+        outcomes = plan.outcomes;
+        const failed = outcomes.some((outcome) => typeof outcome === 'object');
+        if (options.dryRun || (options.allOrNothing && failed)) throw new Rollback();
+        for (let i = 0; i < plan.inserts.length; i += WRITE_BATCH) {
+          await insertItems(client, organizationId, plan.inserts.slice(i, i + WRITE_BATCH));
+        }
+        for (let i = 0; i < plan.updates.length; i += WRITE_BATCH) {
+          await updateItems(client, organizationId, plan.updates.slice(i, i + WRITE_BATCH));
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof Rollback)) throw error;
+    }
+    return outcomes;
+  }
+
+  /** The stored items of the rows' skus, locked until the transaction ends. */
+  private async lockBySku(
+    client: pg.PoolClient,
+    organizationId: string,
+    rows: ItemFields[],
+  ): Promise<Map<string, Item>> {
+    const skus = [
+      ...new Set(rows.flatMap((row) => (typeof row.sku === 'string' ? [row.sku] : []))),
+    ];
+    const found = new Map<string, Item>();
+    for (let i = 0; i < skus.length; i += WRITE_BATCH) {
+      const result = await client.query(
+        `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = $1 AND sku = ANY($2::text[])
+         ORDER BY id FOR UPDATE`,
+        [organizationId, skus.slice(i, i + WRITE_BATCH).filter((sku) => !sku.includes('\u0000'))],
+      );
+      for (const row of result.rows as Row[]) {
+        const item = toItem(row);
+        if (item.sku !== null) found.set(item.sku, item);
+      }
+    }
+    return found;
+  }
+
+  async deleteItem(organizationId: string, by: { id: string } | { sku: string }): Promise<boolean> {
+    const rows =
+      'id' in by
+        ? await this.rows('DELETE FROM items WHERE organization_id = $1 AND id = $2 RETURNING 1', [
+            organizationId,
+            by.id,
+          ])
+        : by.sku.includes('\u0000')
+          ? []
+          : await this.rows(
+              'DELETE FROM items WHERE organization_id = $1 AND sku = $2 RETURNING 1',
+              [organizationId, by.sku],
+            );
+    return rows.length > 0;
+  }
+
+  /**
+   * One atomic increment of a fixed-window counter (the database rate limiter, used when no
+   * Redis is configured): concurrent hits from every process queue on the row lock.
+   */
+  async incrementRateLimitCounter(
+    keyId: string,
+    windowSeconds: number,
+    windowIndex: number,
+    expiresAt: number,
+  ): Promise<number> {
+    const [row] = await this.rows(
+      `INSERT INTO rate_limit_counters (key_id, window_seconds, window_index, hits, expires_at)
+       VALUES ($1, $2, $3, 1, $4)
+       ON CONFLICT (key_id, window_seconds, window_index)
+       DO UPDATE SET hits = rate_limit_counters.hits + 1
+       RETURNING hits`,
+      [keyId, windowSeconds, windowIndex, expiresAt],
+    );
+    return row?.hits as number;
+  }
+
+  /** Forgets counters of windows that have ended. */
+  async sweepRateLimitCounters(now: number): Promise<void> {
+    await this.rows('DELETE FROM rate_limit_counters WHERE expires_at < $1', [now]);
+  }
+
+  /** Raw SQL for tools that move whole databases (`stockroom db copy`). */
+  async query(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.rows(sql, params);
+  }
+
+  /** A transaction for such tools. */
+  async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.transaction(work);
+  }
+}
+
+function itemColumns(items: Item[]) {
+  return [
+    items.map((item) => item.id),
+    items.map((item) => item.name),
+    items.map((item) => item.description),
+    items.map((item) => item.sku),
+    items.map((item) => item.barcode),
+    items.map((item) => item.status),
+    items.map((item) => item.quantity),
+    items.map((item) => item.customFields),
+    items.map((item) => postgresSearchText(item)),
+    items.map((item) => item.createdAt),
+    items.map((item) => item.updatedAt),
+  ];
+}
+
+const UNNEST_ITEMS = `unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+  $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
+  AS u(id, name, description, sku, barcode, status, quantity, custom_fields, search_text, created_at, updated_at)`;
+
+/** Many rows in one statement: arrays of each column, unnested server side. */
+async function insertItems(client: pg.PoolClient, organizationId: string, items: Item[]) {
+  if (items.length === 0) return;
+  await client.query(
+    `INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
+       custom_fields, search_text, created_at, updated_at)
+     SELECT $1, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
+       u.custom_fields::json, u.search_text, u.created_at, u.updated_at
+     FROM ${UNNEST_ITEMS}`,
+    [organizationId, ...itemColumns(items)],
+  );
+}
+
+async function updateItems(client: pg.PoolClient, organizationId: string, items: Item[]) {
+  if (items.length === 0) return;
+  await client.query(
+    `UPDATE items i SET name = u.name, description = u.description, barcode = u.barcode,
+       status = u.status, quantity = u.quantity, custom_fields = u.custom_fields::json,
+       search_text = u.search_text, updated_at = u.updated_at
+     FROM ${UNNEST_ITEMS}
+     WHERE i.organization_id = $1 AND i.id = u.id`,
+    [organizationId, ...itemColumns(items)],
+  );
+}

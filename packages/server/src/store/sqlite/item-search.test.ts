@@ -1,0 +1,365 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldCase, searchText } from '../search.js';
+import type { Item, ItemFields, ItemQuery, ItemStatus, Organization } from '../types.js';
+import { ftsPhrase } from './item-search.js';
+import { SQLITE_MIGRATIONS } from './migrations.js';
+import { SqliteStore } from './sqlite-store.js';
+
+/**
+ * The FTS5 search path must answer exactly what the plain substring test (instr over the folded
+ * search text) answers: same items, same order, every plan (index candidates, bounded walk,
+ * short pages), across organizations. The reference here is that definition, in JavaScript.
+ */
+
+const STATUSES: ItemStatus[] = ['Draft', 'Active', 'Inactive', 'Discontinued'];
+
+/** Rows with Unicode, LIKE metacharacters, FTS5 syntax and field boundaries, plus filler. */
+function fixture(tag: string, filler: number): ItemFields[] {
+  const rows: ItemFields[] = [
+    { sku: `${tag}-CBT`, name: 'Crème Brûlée Torch', description: 'Kitchen TORCH for ÉCLAIRS' },
+    { sku: `${tag}-PCT`, name: 'Discount 100% off tag', description: 'under_score back\\slash' },
+    { sku: `${tag}-GRK`, name: 'Σίσυφος stone', description: null, barcode: null },
+    { sku: `${tag}-STR`, name: 'Straße sign', description: 'Kelvin \u212a, long \u017f' },
+    { sku: `${tag}-SPN`, name: 'abc', description: 'def', barcode: '4006381333931' },
+    { sku: `${tag}-QTE`, name: 'The "quoted" AND NEAR(x y) col:umn^ * term', description: '' },
+    { sku: `${tag}-EMO`, name: 'Party 🎉 pack 🎉🎉', description: 'naïve café' },
+    { sku: `${tag}-TRK`, name: 'İstanbul ferry', description: 'ıi İI' },
+    { name: `no sku ${tag} a_b and a%b`, description: 'x' },
+  ];
+  for (let i = 0; i < filler; i++) {
+    rows.push({
+      sku: `${tag}-F${i}`,
+      name: `${i % 3 === 0 ? 'Steel' : 'Brass'} bolt M${(i % 12) + 1} ${tag}`,
+      description: i % 7 === 0 ? 'drill steel guide' : `pack of ${i}`,
+      barcode: String(4000000000000 + i),
+    });
+  }
+  return rows.map((row, i) => ({ status: STATUSES[i % 4], quantity: i, ...row }));
+}
+
+const NEEDLES = [
+  // 3+ characters: the index path
+  'crème',
+  'CRÈME BRÛLÉE',
+  'creme',
+  'éclairs',
+  '100%',
+  'a_b',
+  'a%b',
+  'back\\slash',
+  'ΣΊΣΥΦΟΣ',
+  'straße',
+  'STRASSE',
+  'kelvin k',
+  'long s',
+  '"quoted"',
+  'and near(',
+  'col:umn^ *',
+  '🎉🎉',
+  'naïve',
+  'istanbul',
+  'İstanbul',
+  'steel',
+  'drill steel',
+  'bolt m1',
+  'pack of 1',
+  'abcdef',
+  'cdef',
+  '4006381333931',
+  'zzz',
+  'org-b',
+  // 1–2 characters: the walk
+  '%',
+  '_',
+  '\\',
+  'a',
+  'é',
+  'ı',
+  '🎉',
+  'm1',
+  'zq',
+  '"',
+];
+
+function matches(item: Item, needle: string): boolean {
+  return searchText(item).includes(foldCase(needle));
+}
+
+interface Walk {
+  items: Item[];
+  pages: number;
+  shortPages: number;
+}
+
+/** Follows a search walk the way the API does: afterId from a full page or a short one. */
+async function walk(store: SqliteStore, org: string, query: Omit<ItemQuery, 'afterId'>) {
+  const result: Walk = { items: [], pages: 0, shortPages: 0 };
+  let afterId: string | undefined;
+  for (let guard = 0; guard < 10_000; guard++) {
+    let resume: string | undefined;
+    const rows = await store.listItems(org, {
+      ...query,
+      limit: query.limit + 1,
+      ...(afterId === undefined ? {} : { afterId }),
+      onPartialPage: (id) => {
+        resume = id;
+      },
+    });
+    result.pages++;
+    const page = rows.slice(0, query.limit);
+    result.items.push(...page);
+    if (rows.length > query.limit) afterId = page[page.length - 1]?.id;
+    else if (resume !== undefined) {
+      result.shortPages++;
+      afterId = resume;
+    } else return result;
+  }
+  throw new Error('walk did not end');
+}
+
+describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
+  let dir: string;
+  /** Tiny limits: every plan and short pages are reached with a small fixture. */
+  let tight: SqliteStore;
+  /** A small walk budget and the default candidate cap: the index plan for org-a and org-b. */
+  let indexed: SqliteStore;
+  /** The defaults: every organization here is small enough to be walked. */
+  let loose: SqliteStore;
+  const orgs: Organization[] = [];
+  const all = new Map<string, Item[]>();
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'stockroom-search-'));
+    const file = path.join(dir, 'stockroom.db');
+    tight = new SqliteStore(file, { searchLimits: { ftsCandidateCap: 6, scanBudget: 9 } });
+    await tight.migrate();
+    indexed = new SqliteStore(file, { searchLimits: { scanBudget: 30 } });
+    loose = new SqliteStore(file);
+    for (const slug of ['org-a', 'org-b', 'org-c']) {
+      orgs.push(await tight.createOrganization({ name: slug, slug, features: ['inventory'] }));
+    }
+    const [a, b, c] = orgs as [Organization, Organization, Organization];
+    // Interleaved writes: rows of different organizations are created in turns, in batches
+    // large enough to stay queued for the index (a bulk load) and small enough to be indexed.
+    const rowsA = fixture('org-a', 700);
+    const rowsB = fixture('org-b', 40);
+    // The last write leaves 609 rows of org-a queued: both states are searched.
+    await tight.writeItems(a.id, rowsA.slice(0, 100));
+    await tight.writeItems(b.id, rowsB.slice(0, 20));
+    await tight.writeItems(c.id, [{ name: 'Lonely steel thing', sku: 'C-1', status: 'Active' }]);
+    await tight.writeItems(b.id, rowsB.slice(20));
+    await tight.writeItems(a.id, rowsA.slice(100));
+    for (const org of orgs) all.set(org.id, await tight.listItems(org.id, { limit: 100_000 }));
+  });
+
+  afterAll(async () => {
+    await tight.close();
+    await indexed.close();
+    await loose.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('quotes a needle as one FTS5 phrase, and has none under 3 characters', () => {
+    expect(ftsPhrase('abc')).toBe('"abc"');
+    expect(ftsPhrase('a"b')).toBe('"a""b"');
+    expect(ftsPhrase('ab')).toBeNull();
+    expect(ftsPhrase('🎉🎉')).toBeNull();
+    expect(ftsPhrase('🎉🎉🎉')).toBe('"🎉🎉🎉"');
+  });
+
+  it('answers every needle exactly as the substring definition, in every organization', async () => {
+    for (const org of orgs) {
+      const items = all.get(org.id) ?? [];
+      for (const needle of NEEDLES) {
+        const expected = items.filter((item) => matches(item, needle)).map((item) => item.id);
+        for (const store of [tight, indexed, loose]) {
+          const got = await walk(store, org.id, { limit: 25, search: foldCase(needle) });
+          expect(
+            got.items.map((item) => item.id),
+            `${needle} in ${org.slug}`,
+          ).toEqual(expected);
+        }
+      }
+    }
+  });
+
+  it('combines search with status filters and small pages', async () => {
+    const org = orgs[0] as Organization;
+    const items = all.get(org.id) ?? [];
+    for (const needle of ['steel', 'bolt', 'a', '%', 'drill steel', 'zzz']) {
+      for (const status of STATUSES) {
+        const expected = items
+          .filter((item) => item.status === status && matches(item, needle))
+          .map((item) => item.id);
+        for (const store of [tight, indexed, loose]) {
+          for (const limit of [1, 7]) {
+            const got = await walk(store, org.id, { limit, status, search: foldCase(needle) });
+            expect(got.items.map((item) => item.id)).toEqual(expected);
+          }
+        }
+      }
+    }
+  });
+
+  it('bounds a walk for short or common needles with short pages that resume exactly', async () => {
+    const org = orgs[0] as Organization;
+    // "zq" matches nothing: a 9-row budget needs many short (empty) pages to cover 709 items.
+    const rare = await walk(tight, org.id, { limit: 5, search: 'zq' });
+    expect(rare.items).toEqual([]);
+    expect(rare.shortPages).toBeGreaterThan(70);
+    // With the default limits the same walk is one page.
+    const once = await walk(loose, org.id, { limit: 5, search: 'zq' });
+    expect(once).toEqual({ items: [], pages: 1, shortPages: 0 });
+  });
+
+  it('sees rows queued for the index, updates and deletes at once', async () => {
+    const org = orgs[2] as Organization;
+    const ids = async (needle: string) =>
+      (await walk(loose, org.id, { limit: 50, search: foldCase(needle) })).items.map(
+        (item) => item.sku,
+      );
+    // 600 rows in one write: a bulk load, queued rather than indexed.
+    const bulk = Array.from({ length: 600 }, (_, i) => ({
+      sku: `Q-${i}`,
+      name: `Queued widget ${i}`,
+      status: 'Draft' as const,
+    }));
+    await loose.writeItems(org.id, bulk);
+    expect(await ids('queued widget 599')).toEqual(['Q-599']);
+    expect((await ids('queued widget')).length).toBe(600);
+    // A small write indexes the queue; the answers stay the same.
+    await loose.writeItems(org.id, [{ sku: 'C-2', name: 'Another gadget' }]);
+    expect(await ids('queued widget 599')).toEqual(['Q-599']);
+    expect(await ids('gadget')).toEqual(['C-2']);
+    // Update: the old text no longer matches, the new one does.
+    await loose.writeItems(org.id, [{ sku: 'C-2', name: 'Renamed gizmo' }]);
+    expect(await ids('gadget')).toEqual([]);
+    expect(await ids('gizmo')).toEqual(['C-2']);
+    // Update of a row still queued, then delete of queued and indexed rows.
+    await loose.writeItems(
+      org.id,
+      bulk.map((row) => ({ ...row, name: `${row.name} v2` })),
+    );
+    expect(await ids('queued widget 599 v2')).toEqual(['Q-599']);
+    expect(await loose.deleteItem(org.id, { sku: 'Q-599' })).toBe(true);
+    expect(await loose.deleteItem(org.id, { sku: 'C-2' })).toBe(true);
+    expect(await ids('queued widget 599')).toEqual([]);
+    expect(await ids('gizmo')).toEqual([]);
+    // Once the queue is indexed (any small write does it), the index agrees with its content
+    // table: FTS5's own consistency check, which would fail on a stale or missing entry.
+    await loose.writeItems(org.id, [{ sku: 'C-3', name: 'Flush' }]);
+    await tight.writeItems(org.id, [{ sku: 'C-3', name: 'Flush' }]);
+    const db = new Database(loose.file);
+    try {
+      db.prepare(
+        "INSERT INTO items_search (items_search, rank) VALUES ('integrity-check', 1)",
+      ).run();
+    } finally {
+      db.close();
+    }
+  });
+
+  it('never reads another organization: the plans start from its rowid range or its index', () => {
+    const db = new Database(loose.file, { readonly: true });
+    try {
+      const plan = (sql: string) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>)
+          .map((row) => row.detail)
+          .join('\n');
+      // FTS5 gets the MATCH and both rowid bounds (M1><): it seeks into the range.
+      expect(
+        plan("SELECT 1 FROM items_search WHERE items_search MATCH 'x' AND rowid BETWEEN 1 AND 2"),
+      ).toMatch(/VIRTUAL TABLE INDEX \d+:M\d*></);
+      expect(
+        plan(
+          "SELECT seq FROM items WHERE organization_id = 'o' AND status = 'Draft' AND id > 'a' ORDER BY id LIMIT 5",
+        ),
+      ).toContain('USING COVERING INDEX items_organization_status (organization_id=? AND status=?');
+      expect(
+        plan("SELECT seq FROM items WHERE organization_id = 'o' AND id > 'a' ORDER BY id LIMIT 5"),
+      ).toMatch(/USING COVERING INDEX sqlite_autoindex_items_\w+ \(organization_id=\? AND id>\?\)/);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migration 2 (search index) on a database made by migration 1', () => {
+  it('keeps every item and organization, and searches them through the index', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-migrate-'));
+    const file = path.join(dir, 'stockroom.db');
+    try {
+      const db = new Database(file);
+      const first = SQLITE_MIGRATIONS[0];
+      if (!first) throw new Error('no migration 1');
+      db.exec(first.sql);
+      db.exec(
+        'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+      );
+      db.prepare('INSERT INTO schema_migrations VALUES (1, ?, 0)').run(first.name);
+      const insertOrg = db.prepare(
+        'INSERT INTO organizations (id, name, slug, features, created_at, updated_at) VALUES (?, ?, ?, \'["inventory"]\', 0, 0)',
+      );
+      insertOrg.run('b'.repeat(24), 'Second', 'second');
+      insertOrg.run('a'.repeat(24), 'First', 'first');
+      const insertItem = db.prepare(
+        `INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
+           custom_fields, search_text, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, 'Active', 1, '{"k":1}', ?, 5, 6)`,
+      );
+      for (let i = 0; i < 30; i++) {
+        const org = i % 2 === 0 ? 'a'.repeat(24) : 'b'.repeat(24);
+        const fields = { name: `Old item ${i}`, description: 'Crème', sku: `S${i}`, barcode: null };
+        insertItem.run(
+          org,
+          `${String(i).padStart(2, '0')}${'0'.repeat(22)}`,
+          fields.name,
+          fields.description,
+          fields.sku,
+          searchText(fields),
+        );
+      }
+      db.close();
+
+      const store = new SqliteStore(file);
+      try {
+        expect(await store.migrate()).toEqual(['0002_search_index']);
+        const first = await store.listItems('a'.repeat(24), { limit: 100 });
+        expect(first.map((item) => item.sku)).toEqual(
+          Array.from({ length: 15 }, (_, k) => `S${k * 2}`),
+        );
+        expect(first[0]).toMatchObject({
+          name: 'Old item 0',
+          customFields: '{"k":1}',
+          createdAt: 5,
+          updatedAt: 6,
+        });
+        const found = await store.listItems('b'.repeat(24), {
+          limit: 100,
+          search: foldCase('CRÈME'),
+        });
+        expect(found).toHaveLength(15);
+        expect(
+          (await store.listItems('b'.repeat(24), { limit: 100, search: 'old item 13' })).map(
+            (item) => item.sku,
+          ),
+        ).toEqual(['S13']);
+        // New organizations and items get their ranges after the migrated ones.
+        const org = await store.createOrganization({ name: 'N', slug: 'n', features: [] });
+        await store.writeItems(org.id, [{ name: 'Old item 13 lookalike', sku: 'N1' }]);
+        expect(
+          (await store.listItems(org.id, { limit: 10, search: 'old item 13' })).map(
+            (item) => item.sku,
+          ),
+        ).toEqual(['N1']);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,308 @@
+import type Database from 'better-sqlite3';
+import type { ItemQuery } from '../types.js';
+
+/**
+ * Item search on SQLite: a substring match of the folded needle in `items.search_text`
+ * (instr semantics: `%`, `_`, `\` literal, accents significant), made fast by the FTS5 trigram
+ * index of migration 2 and bounded in every case.
+ *
+ * Every plan is scoped to one organization before it reads anything: the item table through
+ * its `(organization_id, id)` and `(organization_id, status, id)` indexes, the FTS5 index through
+ * the organization's rowid range [lo, hi] (one range per organization, migration 2).
+ *
+ * Plans, for a page of `limit` items after a keyset position:
+ * - an organization with at most `scanBudget` rows (its size is read off its rowid range in
+ *   O(log n)): walk all its rows in `_id` order testing instr. Never touches the FTS5 index, so
+ *   a small organization's search costs what the organization holds, whatever else is stored.
+ * - a larger organization, needle of 3+ characters: read the index's matches in the range,
+ *   at most `ftsCandidateCap` of them. FTS5 seeks a start rowid well but does not stop at an
+ *   upper bound, so the range is read from its cheaper end (fewer rows of other organizations
+ *   beyond it) with a LIMIT, and cut in JavaScript. Fewer matches than the cap (a rare term, a
+ *   rare combination of common trigrams, an absent term): fetch those rows by rowid, keep the
+ *   true substring matches (instr; the phrase query already requires consecutive trigrams, the
+ *   post-filter makes the answer exact), sort by `_id`.
+ * - otherwise (a common needle, or one of 1–2 characters, which trigrams cannot index): walk
+ *   the organization in `_id` order testing instr; a common needle fills a page after a few
+ *   hundred rows. The walk examines at most `scanBudget` rows; when it runs out first the page
+ *   is returned short, with `onPartialPage` naming the last `_id` examined, so the next page
+ *   resumes there. A walk still returns every match exactly once.
+ */
+
+/** Width of one organization's rowid range. */
+export const ORGANIZATION_SPAN = 2 ** 32;
+
+export interface SearchLimits {
+  /** Above this many index matches in the organization, the ordered walk is cheaper. */
+  ftsCandidateCap: number;
+  /** Rows one request may test in the ordered walk. */
+  scanBudget: number;
+}
+
+/**
+ * Measured on the benchmark's 1M-item organization (BENCHMARKS.md): fetching and sorting 5,000
+ * candidates and walking 10,000 rows each take a few milliseconds.
+ */
+export const DEFAULT_SEARCH_LIMITS: SearchLimits = { ftsCandidateCap: 5000, scanBudget: 10_000 };
+
+/** How long the per-organization row estimates that pick a reading direction are kept. */
+const EXTENTS_TTL_MS = 10_000;
+/** Trigram document counts are estimated up to this many, and kept this long. */
+const TRIGRAM_COUNT_CAP = 100_000;
+const TRIGRAM_TTL_MS = 10 * 60_000;
+const TRIGRAM_CACHE_ENTRIES = 50_000;
+/** At most this many trigrams of a long needle are counted to choose where to look. */
+const TRIGRAMS_SAMPLED = 10;
+
+export interface SearchStatements {
+  /** A prepared statement in raw mode: rows come back as arrays. */
+  stmt(sql: string): Database.Statement;
+}
+
+/** A raw row: the columns asked for, `id` first. */
+type Row = unknown[];
+
+/** The FTS5 query for a folded needle: one phrase (consecutive trigrams), or null if < 3 chars. */
+export function ftsPhrase(needle: string): string | null {
+  let chars = 0;
+  for (const _ of needle) if (++chars >= 3) break;
+  if (chars < 3) return null;
+  return `"${needle.replaceAll('"', '""')}"`;
+}
+
+export function organizationRange(organizationSeq: number): [number, number] {
+  const lo = organizationSeq * ORGANIZATION_SPAN;
+  return [lo, lo + ORGANIZATION_SPAN - 1];
+}
+
+/** Rows ever created in a range: rowids are handed out in order, so max - lo (O(log n)). */
+function rowsIn(db: SearchStatements, lo: number, hi: number): number {
+  const [max] = db.stmt('SELECT max(seq) FROM items WHERE seq BETWEEN ? AND ?').get(lo, hi) as [
+    number | null,
+  ];
+  return max === null ? 0 : max - lo;
+}
+
+/**
+ * Rows of the other organizations before and after one organization's range, estimated from
+ * every organization's range, refreshed every few seconds (they only choose a direction).
+ */
+export class OrganizationExtents {
+  private cached: { at: number; sizes: Array<[number, number]> } | null = null;
+
+  constructor(private readonly db: SearchStatements) {}
+
+  around(organizationSeq: number, now = Date.now()): { before: number; after: number } {
+    if (!this.cached || now - this.cached.at > EXTENTS_TTL_MS) {
+      const seqs = this.db.stmt('SELECT seq FROM organizations').all() as Array<[number]>;
+      const sizes = seqs.map(([seq]): [number, number] => [
+        seq,
+        rowsIn(this.db, ...organizationRange(seq)),
+      ]);
+      this.cached = { at: now, sizes };
+    }
+    let before = 0;
+    let after = 0;
+    for (const [seq, size] of this.cached.sizes) {
+      if (seq < organizationSeq) before += size;
+      else if (seq > organizationSeq) after += size;
+    }
+    return { before, after };
+  }
+}
+
+function phraseOf(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Which part of a needle to look up in the index. FTS5 reads the doclist of every trigram of
+ * a phrase, so the phrase of a long needle made of common trigrams ("drill steel": each of its
+ * nine trigrams is in 7–17% of the items, the whole phrase in 20 of a million) costs as much
+ * as reading all those doclists. Two adjacent trigrams (4 characters) chosen for their rarity
+ * are as selective and several times cheaper; the substring post-filter makes the answer
+ * exact whatever part was looked up. Document counts per trigram are estimated (capped) and
+ * cached: they only choose the part.
+ */
+export class TrigramStats {
+  private readonly counts = new Map<string, { count: number; at: number }>();
+
+  constructor(private readonly db: SearchStatements) {}
+
+  count(trigram: string, now: number): number {
+    const hit = this.counts.get(trigram);
+    if (hit && now - hit.at < TRIGRAM_TTL_MS) return hit.count;
+    const [count] = this.db
+      .stmt('SELECT count(*) FROM (SELECT 1 FROM items_search WHERE items_search MATCH ? LIMIT ?)')
+      .get(phraseOf(trigram), TRIGRAM_COUNT_CAP) as [number];
+    if (this.counts.size >= TRIGRAM_CACHE_ENTRIES) this.counts.clear();
+    this.counts.set(trigram, { count, at: now });
+    return count;
+  }
+
+  /** The phrases to try, most selective-for-its-cost first; the whole needle last. */
+  phrases(needle: string, now = Date.now()): string[] {
+    const chars = [...needle];
+    const trigrams = chars.length - 2;
+    // Up to 3 trigrams (5 characters) the whole phrase is about as cheap as any part of it.
+    if (trigrams <= 3) return [phraseOf(needle)];
+    // The rarest of a sample of trigrams, then the rarer of its neighbours.
+    const stride = Math.max(1, Math.ceil(trigrams / TRIGRAMS_SAMPLED));
+    const at = (i: number) => this.count(chars.slice(i, i + 3).join(''), now);
+    let best = 0;
+    let bestCount = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < trigrams; i += stride) {
+      const count = at(i);
+      if (count < bestCount) {
+        best = i;
+        bestCount = count;
+      }
+    }
+    const window = (start: number) => phraseOf(chars.slice(start, start + 4).join(''));
+    if (best === 0) return [window(0), phraseOf(needle)];
+    if (best === trigrams - 1) return [window(best - 1), phraseOf(needle)];
+    const windows =
+      at(best - 1) <= at(best + 1)
+        ? [window(best - 1), window(best)]
+        : [window(best), window(best - 1)];
+    return [...windows, phraseOf(needle)];
+  }
+}
+
+/** Filters on `items` beyond the search itself, as SQL and parameters. */
+function filters(alias: string, query: ItemQuery): { sql: string; params: unknown[] } {
+  let sql = '';
+  const params: unknown[] = [];
+  if (query.status !== undefined) {
+    sql += ` AND ${alias}.status = ?`;
+    params.push(query.status);
+  }
+  if (query.afterId !== undefined) {
+    sql += ` AND ${alias}.id > ?`;
+    params.push(query.afterId);
+  }
+  return { sql, params };
+}
+
+/**
+ * The organization's index matches for a phrase, or null when there are `cap` or more.
+ * The phrase may be part of the needle: the candidates are then a superset of the matches.
+ * Rows written but not indexed yet (a bulk load in progress) are included as candidates.
+ */
+function indexCandidates(
+  db: SearchStatements,
+  extents: OrganizationExtents,
+  organizationSeq: number,
+  phrase: string,
+  cap: number,
+): number[] | null {
+  const [lo, hi] = organizationRange(organizationSeq);
+  const { before, after } = extents.around(organizationSeq);
+  const forward = before <= after;
+  const from = forward ? lo : hi;
+  const sql = forward
+    ? 'SELECT rowid FROM items_search WHERE items_search MATCH ? AND rowid >= ? ORDER BY rowid'
+    : 'SELECT rowid FROM items_search WHERE items_search MATCH ? AND rowid <= ? ORDER BY rowid DESC';
+  const rowids = db.stmt(`${sql} LIMIT ?`).pluck().all(phrase, from, cap) as number[];
+  const inRange = rowids.filter((rowid) => rowid >= lo && rowid <= hi);
+  // All `cap` rows inside the range: there may be more, the needle is common here.
+  if (inRange.length >= cap) return null;
+  const pending = db
+    .stmt('SELECT seq FROM items_search_pending WHERE seq BETWEEN ? AND ? LIMIT ?')
+    .pluck()
+    .all(lo, hi, cap) as number[];
+  if (inRange.length + pending.length >= cap) return null;
+  return pending.length === 0 ? inRange : [...inRange, ...pending];
+}
+
+/**
+ * Runs a search page. `columns` are the item columns to return, qualified with `i.`, `i.id`
+ * first. Returns raw rows in `_id` order.
+ */
+export function searchItems(
+  db: SearchStatements,
+  stats: { extents: OrganizationExtents; trigrams: TrigramStats },
+  columns: string,
+  organizationId: string,
+  organizationSeq: number,
+  needle: string,
+  query: ItemQuery,
+  limits: SearchLimits = DEFAULT_SEARCH_LIMITS,
+): Row[] {
+  const [lo, hi] = organizationRange(organizationSeq);
+  const size = rowsIn(db, lo, hi);
+  if (size > limits.scanBudget && ftsPhrase(needle) !== null) {
+    let candidates: number[] | null = null;
+    for (const phrase of stats.trigrams.phrases(needle)) {
+      candidates = indexCandidates(
+        db,
+        stats.extents,
+        organizationSeq,
+        phrase,
+        limits.ftsCandidateCap,
+      );
+      if (candidates !== null) break;
+    }
+    if (candidates !== null) {
+      if (candidates.length === 0) return [];
+      const extra = filters('i', query);
+      return db
+        .stmt(
+          `SELECT ${columns} FROM items i
+           WHERE i.seq IN (SELECT value FROM json_each(?))
+             AND +i.organization_id = ? AND instr(i.search_text, ?) > 0${extra.sql}
+           ORDER BY i.id LIMIT ?`,
+        )
+        .all(
+          JSON.stringify(candidates),
+          organizationId,
+          needle,
+          ...extra.params,
+          query.limit,
+        ) as Row[];
+    }
+  }
+  return orderedWalk(db, columns, organizationId, needle, query, limits.scanBudget, size);
+}
+
+/** The bounded walk in `_id` order (see above). */
+function orderedWalk(
+  db: SearchStatements,
+  columns: string,
+  organizationId: string,
+  needle: string,
+  query: ItemQuery,
+  budget: number,
+  size: number,
+): Row[] {
+  const extra = filters('items', query);
+  // The inner query walks at most `budget` rows of the organization in _id order; the outer
+  // one keeps the matches, reading the full row of those only, and stops at `limit`.
+  const rows = db
+    .stmt(
+      `SELECT ${columns} FROM (
+         SELECT seq AS s, search_text AS t FROM items
+         WHERE organization_id = ?${extra.sql} ORDER BY id LIMIT ?
+       ) AS walk CROSS JOIN items i ON i.seq = walk.s
+       WHERE instr(walk.t, ?) > 0 LIMIT ?`,
+    )
+    .all(organizationId, ...extra.params, budget, needle, query.limit) as Row[];
+  // The walk yields rows in _id order; keep that a checked fact rather than a plan detail.
+  for (let k = 1; k < rows.length; k++) {
+    if ((rows[k - 1]?.[0] as string) > (rows[k]?.[0] as string)) {
+      rows.sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1));
+      break;
+    }
+  }
+  // A short page of an organization larger than the budget: complete, or did the budget run
+  // out first? The budget's last row says.
+  if (rows.length < query.limit && size > budget && query.onPartialPage) {
+    const last = db
+      .stmt(
+        `SELECT id FROM items WHERE organization_id = ?${extra.sql}
+         ORDER BY id LIMIT 1 OFFSET ?`,
+      )
+      .get(organizationId, ...extra.params, budget - 1) as [string] | undefined;
+    if (last) query.onPartialPage(last[0]);
+  }
+  return rows;
+}

@@ -1,0 +1,148 @@
+/**
+ * Versioned schema for the embedded engine. Append only: a released migration never changes.
+ * Every table that belongs to an organization is keyed by organization_id first.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const SQLITE_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'initial',
+    sql: `
+      CREATE TABLE organizations (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        slug TEXT NOT NULL UNIQUE,
+        features TEXT NOT NULL DEFAULT '[]',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL,
+        email_normalized TEXT NOT NULL UNIQUE,
+        name TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE memberships (
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        user_id TEXT NOT NULL REFERENCES users(id),
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (organization_id, user_id)
+      );
+      CREATE TABLE api_keys (
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        id TEXT NOT NULL UNIQUE,
+        user_id TEXT REFERENCES users(id),
+        type TEXT NOT NULL CHECK (type IN ('organization', 'user')),
+        name TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE,
+        permissions TEXT NOT NULL,
+        expires_at INTEGER,
+        remaining INTEGER CHECK (remaining IS NULL OR remaining >= 0),
+        rate_limit_max INTEGER,
+        rate_limit_window INTEGER,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        revoked_at INTEGER,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        PRIMARY KEY (organization_id, id)
+      );
+      CREATE TABLE items (
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT,
+        sku TEXT,
+        barcode TEXT,
+        status TEXT NOT NULL CHECK (status IN ('Draft', 'Active', 'Inactive', 'Discontinued')),
+        quantity REAL NOT NULL,
+        custom_fields TEXT NOT NULL DEFAULT '{}',
+        search_text TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (organization_id, id)
+      );
+      CREATE UNIQUE INDEX items_organization_sku ON items (organization_id, sku) WHERE sku IS NOT NULL;
+      CREATE INDEX items_organization_status ON items (organization_id, status, id);
+    `,
+  },
+  {
+    // Substring search through an FTS5 trigram index, scoped by organization.
+    //
+    // Every organization gets a number (`organizations.seq`) and its items get rowids in
+    // [seq * 2^32, (seq + 1) * 2^32): one organization's items form one contiguous rowid
+    // range, so an FTS5 query constrained to that range never reads another organization's
+    // postings. The rowid is an explicit INTEGER PRIMARY KEY (`items.seq`), which VACUUM
+    // keeps stable, as an external-content FTS5 table requires; hence the table rebuild.
+    //
+    // The index is kept in sync by triggers, through `items_search_pending`: a written row
+    // is queued there and indexed at the end of the write, or once at the end of a bulk
+    // load (see SqliteStore). Searches cover the queue too, so results never lag.
+    version: 2,
+    name: 'search_index',
+    sql: `
+      ALTER TABLE organizations ADD COLUMN seq INTEGER;
+      UPDATE organizations SET seq = (SELECT COUNT(*) FROM organizations o WHERE o.id <= organizations.id);
+      CREATE UNIQUE INDEX organizations_seq ON organizations (seq);
+
+      CREATE TABLE items_v2 (
+        seq INTEGER PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT,
+        sku TEXT,
+        barcode TEXT,
+        status TEXT NOT NULL CHECK (status IN ('Draft', 'Active', 'Inactive', 'Discontinued')),
+        quantity REAL NOT NULL,
+        search_text TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        custom_fields TEXT NOT NULL DEFAULT '{}',
+        UNIQUE (organization_id, id)
+      );
+      INSERT INTO items_v2 (seq, organization_id, id, name, description, sku, barcode, status,
+          quantity, search_text, created_at, updated_at, custom_fields)
+        SELECT o.seq * 4294967296 + ROW_NUMBER() OVER (PARTITION BY i.organization_id ORDER BY i.id),
+          i.organization_id, i.id, i.name, i.description, i.sku, i.barcode, i.status, i.quantity,
+          i.search_text, i.created_at, i.updated_at, i.custom_fields
+        FROM items i JOIN organizations o ON o.id = i.organization_id;
+      DROP TABLE items;
+      ALTER TABLE items_v2 RENAME TO items;
+      CREATE UNIQUE INDEX items_organization_sku ON items (organization_id, sku) WHERE sku IS NOT NULL;
+      CREATE INDEX items_organization_status ON items (organization_id, status, id);
+
+      CREATE VIRTUAL TABLE items_search USING fts5(
+        search_text, content='items', content_rowid='seq',
+        tokenize='trigram case_sensitive 1', detail=full, columnsize=0
+      );
+      -- Bulk indexing flushes one segment per 64 MiB of postings instead of per 1 MiB.
+      INSERT INTO items_search (items_search, rank) VALUES ('hashsize', 67108864);
+      INSERT INTO items_search (items_search) VALUES ('rebuild');
+      CREATE TABLE items_search_pending (seq INTEGER PRIMARY KEY);
+
+      CREATE TRIGGER items_search_insert AFTER INSERT ON items BEGIN
+        INSERT OR IGNORE INTO items_search_pending (seq) VALUES (new.seq);
+      END;
+      CREATE TRIGGER items_search_delete AFTER DELETE ON items BEGIN
+        INSERT INTO items_search (items_search, rowid, search_text)
+          SELECT 'delete', old.seq, old.search_text
+          WHERE NOT EXISTS (SELECT 1 FROM items_search_pending WHERE seq = old.seq);
+        DELETE FROM items_search_pending WHERE seq = old.seq;
+      END;
+      CREATE TRIGGER items_search_update AFTER UPDATE OF search_text ON items
+        WHEN old.search_text IS NOT new.search_text BEGIN
+        INSERT INTO items_search (items_search, rowid, search_text)
+          SELECT 'delete', old.seq, old.search_text
+          WHERE NOT EXISTS (SELECT 1 FROM items_search_pending WHERE seq = old.seq);
+        INSERT OR IGNORE INTO items_search_pending (seq) VALUES (new.seq);
+      END;
+    `,
+  },
+];

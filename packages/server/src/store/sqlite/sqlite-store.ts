@@ -1,0 +1,830 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { newId } from '../../ids.js';
+import { searchText } from '../search.js';
+import { unsearchable, unstorableReason } from '../storable.js';
+import {
+  type ApiKeyRecord,
+  type Item,
+  type ItemFields,
+  type ItemQuery,
+  type ItemStatus,
+  type ItemWriteOutcome,
+  type KeyContext,
+  type NewApiKey,
+  type Organization,
+  type Store,
+  StoreConflictError,
+  StoreUnavailableError,
+  type User,
+} from '../types.js';
+import {
+  DEFAULT_SEARCH_LIMITS,
+  OrganizationExtents,
+  organizationRange,
+  type SearchLimits,
+  searchItems,
+  TrigramStats,
+} from './item-search.js';
+import { SQLITE_MIGRATIONS } from './migrations.js';
+
+type Row = Record<string, unknown>;
+
+const ITEM_COLUMNS =
+  'id, organization_id, name, description, sku, barcode, status, quantity, custom_fields, created_at, updated_at';
+/** ITEM_COLUMNS qualified with the alias `i`, for joins. */
+const ITEM_COLUMNS_I = ITEM_COLUMNS.split(', ')
+  .map((column) => `i.${column}`)
+  .join(', ');
+const KEY_COLUMNS =
+  'k.id, k.organization_id, k.user_id, k.type, k.name, k.prefix, k.hash, k.permissions, k.expires_at, k.remaining, k.rate_limit_max, k.rate_limit_window, k.enabled, k.revoked_at, k.created_at, k.last_used_at';
+
+function toOrganization(row: Row): Organization {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    slug: row.slug as string,
+    features: JSON.parse(row.features as string) as string[],
+    createdAt: row.created_at as number,
+  };
+}
+
+function toUser(row: Row): User {
+  return {
+    id: row.id as string,
+    email: row.email as string,
+    name: (row.name as string | null) ?? null,
+    createdAt: row.created_at as number,
+  };
+}
+
+function toKey(row: Row): ApiKeyRecord {
+  const max = row.rate_limit_max as number | null;
+  return {
+    id: row.id as string,
+    organizationId: row.organization_id as string,
+    userId: (row.user_id as string | null) ?? null,
+    type: row.type as ApiKeyRecord['type'],
+    name: row.name as string,
+    prefix: row.prefix as string,
+    hash: row.hash as string,
+    permissions: JSON.parse(row.permissions as string) as string[],
+    expiresAt: (row.expires_at as number | null) ?? null,
+    remaining: (row.remaining as number | null) ?? null,
+    rateLimit: max === null ? null : { max, windowSeconds: row.rate_limit_window as number },
+    enabled: row.enabled === 1,
+    revokedAt: (row.revoked_at as number | null) ?? null,
+    createdAt: row.created_at as number,
+    lastUsedAt: (row.last_used_at as number | null) ?? null,
+  };
+}
+
+/** An item from a raw row of ITEM_COLUMNS (arrays are cheaper to make than objects). */
+function toItemFromRaw(row: unknown[]): Item {
+  return {
+    id: row[0] as string,
+    organizationId: row[1] as string,
+    name: row[2] as string,
+    description: row[3] as string | null,
+    sku: row[4] as string | null,
+    barcode: row[5] as string | null,
+    status: row[6] as ItemStatus,
+    quantity: row[7] as number,
+    customFields: row[8] as string,
+    createdAt: row[9] as number,
+    updatedAt: row[10] as number,
+  };
+}
+
+function toItem(row: Row): Item {
+  return {
+    id: row.id as string,
+    organizationId: row.organization_id as string,
+    name: row.name as string,
+    description: row.description as string | null,
+    sku: row.sku as string | null,
+    barcode: row.barcode as string | null,
+    status: row.status as ItemStatus,
+    quantity: row.quantity as number,
+    customFields: row.custom_fields as string,
+    createdAt: row.created_at as number,
+    updatedAt: row.updated_at as number,
+  };
+}
+
+const ITEM_FIELD_NAMES = [
+  'name',
+  'description',
+  'sku',
+  'barcode',
+  'status',
+  'quantity',
+  'customFields',
+] as const;
+
+/**
+ * A write of at least this many rows is taken for part of a bulk load: its rows stay queued for
+ * the search index, which is then built in one batch (at close, or once PENDING_INDEX_ROWS are
+ * queued) instead of row by row, several times faster. Smaller writes index their rows at once.
+ */
+const BULK_WRITE_ROWS = 500;
+const PENDING_INDEX_ROWS = 1_000_000;
+
+/** Rows per keyset slice of a large list page (see listItems). */
+const LIST_SLICE_ROWS = 200;
+
+/** Thrown inside a transaction to roll it back while keeping the computed outcomes. */
+class Rollback extends Error {}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_CANTOPEN';
+}
+
+export interface SqliteStoreOptions {
+  /** How long a writer waits for a lock before the request fails with 503. */
+  busyTimeoutMs?: number;
+  /** Bounds of one search request (item-search.ts); tests lower them to reach every plan. */
+  searchLimits?: Partial<SearchLimits>;
+}
+
+/** The embedded engine: one SQLite file in WAL mode through better-sqlite3. */
+export class SqliteStore implements Store {
+  readonly engine = 'sqlite' as const;
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly searchLimits: SearchLimits;
+  /** Statistics that choose search plans (item-search.ts). */
+  private readonly searchStats = {
+    extents: new OrganizationExtents({ stmt: (sql) => this.rawStmt(sql) }),
+    trigrams: new TrigramStats({ stmt: (sql) => this.rawStmt(sql) }),
+  };
+
+  constructor(file: string, options: SqliteStoreOptions = {}) {
+    this.file = file;
+    this.searchLimits = { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits };
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      this.db = new Database(file);
+    } catch (error) {
+      throw new StoreUnavailableError(
+        `cannot open the SQLite database at ${file}: ${(error as Error).message}`,
+      );
+    }
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    // A bounded page cache (32 MiB): memory stays flat however many items the file holds;
+    // the operating system's file cache does the rest. (No mmap: it would count every page
+    // touched in the process's RSS.)
+    this.db.pragma('cache_size = -32768');
+    // Checkpoint every 64 MiB of WAL rather than 4 MiB: a bulk load rewrites the same index
+    // pages batch after batch, and each checkpoint copies them and syncs. The file is cut back
+    // to that size after a checkpoint.
+    this.db.pragma('wal_autocheckpoint = 16384');
+    this.db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  }
+
+  /** Rows this store queued for the search index since it last indexed the queue. */
+  private queued = 0;
+
+  /** organization id → its number, which never changes (rowid ranges, see migration 2). */
+  private readonly organizationSeqs = new Map<string, number>();
+
+  private organizationSeq(organizationId: string): number | null {
+    const cached = this.organizationSeqs.get(organizationId);
+    if (cached !== undefined) return cached;
+    const row = this.stmt('SELECT seq FROM organizations WHERE id = ?').get(organizationId) as
+      | { seq: number }
+      | undefined;
+    if (!row) return null;
+    this.organizationSeqs.set(organizationId, row.seq);
+    return row.seq;
+  }
+
+  /**
+   * Indexes the rows queued in items_search_pending (see migration 2), in the caller's
+   * transaction or its own. One statement for the whole queue: FTS5 builds an index far
+   * faster in one large batch than row by row.
+   */
+  private indexPending(): void {
+    this.queued = 0;
+    this.db.transaction(() => {
+      this.stmt(
+        `INSERT INTO items_search (rowid, search_text)
+         SELECT i.seq, i.search_text FROM items_search_pending p JOIN items i ON i.seq = p.seq`,
+      ).run();
+      this.stmt('DELETE FROM items_search_pending').run();
+    })();
+  }
+
+  private pendingCount(cap: number): number {
+    return (
+      this.stmt('SELECT count(*) AS n FROM (SELECT 1 FROM items_search_pending LIMIT ?)').get(
+        cap,
+      ) as { n: number }
+    ).n;
+  }
+
+  /** Brings the search index up to date if rows are queued (say, after an interrupted load). */
+  private indexPendingIfAny(): void {
+    if (this.pendingCount(1) > 0) this.indexPending();
+  }
+
+  /** A cached statement in raw mode (rows as arrays), apart from the object-mode ones. */
+  private rawStmt(sql: string): Database.Statement {
+    const key = `raw:${sql}`;
+    let statement = this.statements.get(key);
+    if (!statement) {
+      statement = this.db.prepare(sql).raw(true);
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Runs engine work, turning lock timeouts into the error the API answers 503 for. */
+  private run<T>(work: () => T): Promise<T> {
+    if (!this.db.open) {
+      return Promise.reject(new StoreUnavailableError('the database connection is closed'));
+    }
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      if (isBusy(error)) {
+        return Promise.reject(new StoreUnavailableError('the database is busy; try again shortly'));
+      }
+      return Promise.reject(error);
+    }
+  }
+
+  async migrate(): Promise<string[]> {
+    return this.run(() => {
+      this.db.exec(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+      );
+      const applied: string[] = [];
+      // IMMEDIATE takes the write lock up front, so two processes migrating at once serialize.
+      const apply = this.db.transaction(() => {
+        const current = (
+          this.db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as Row
+        ).v as number | null;
+        const latest = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]?.version ?? 0;
+        if (current !== null && current > latest) {
+          throw new Error(
+            `this database was migrated by a newer version of Stockroom (schema ${current}, this binary knows up to ${latest}); upgrade Stockroom`,
+          );
+        }
+        for (const migration of SQLITE_MIGRATIONS) {
+          if (current !== null && migration.version <= current) continue;
+          this.db.exec(migration.sql);
+          this.db
+            .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+            .run(migration.version, migration.name, Date.now());
+          applied.push(`${String(migration.version).padStart(4, '0')}_${migration.name}`);
+        }
+      });
+      apply.immediate();
+      this.indexPendingIfAny();
+      return applied;
+    });
+  }
+
+  async ping(): Promise<void> {
+    return this.run(() => {
+      this.stmt('SELECT 1').get();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.open) return;
+    try {
+      // A bulk load leaves its rows queued for indexing until its writer closes the store.
+      this.indexPendingIfAny();
+    } catch {
+      // Not migrated, or locked: the rows stay queued (searches still see them) and are
+      // indexed by the next write or the next start.
+    }
+    this.db.close();
+  }
+
+  async createOrganization(input: {
+    name: string;
+    slug: string;
+    features: string[];
+  }): Promise<Organization> {
+    return this.run(() => {
+      const now = Date.now();
+      const org: Organization = { id: newId(now), ...input, createdAt: now };
+      try {
+        this.stmt(
+          `INSERT INTO organizations (id, name, slug, features, created_at, updated_at, seq)
+           VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM organizations))`,
+        ).run(org.id, org.name, org.slug, JSON.stringify(org.features), now, now);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          throw new StoreConflictError(`an organization with slug "${input.slug}" already exists`);
+        }
+        throw error;
+      }
+      return org;
+    });
+  }
+
+  async getOrganization(id: string): Promise<Organization | null> {
+    return this.run(() => {
+      const row = this.stmt('SELECT * FROM organizations WHERE id = ?').get(id) as Row | undefined;
+      return row ? toOrganization(row) : null;
+    });
+  }
+
+  async findOrganization(ref: string): Promise<Organization | null> {
+    return this.run(() => {
+      const row = this.stmt('SELECT * FROM organizations WHERE id = ? OR slug = ?').get(ref, ref) as
+        | Row
+        | undefined;
+      return row ? toOrganization(row) : null;
+    });
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    return this.run(() =>
+      (this.stmt('SELECT * FROM organizations ORDER BY id').all() as Row[]).map(toOrganization),
+    );
+  }
+
+  async countOrganizations(): Promise<number> {
+    return this.run(
+      () => (this.stmt('SELECT COUNT(*) AS n FROM organizations').get() as Row).n as number,
+    );
+  }
+
+  async updateOrganization(
+    id: string,
+    patch: { name?: string; features?: string[] },
+  ): Promise<Organization> {
+    return this.run(() => {
+      const row = this.stmt('SELECT * FROM organizations WHERE id = ?').get(id) as Row | undefined;
+      if (!row) throw new StoreConflictError(`organization ${id} does not exist`);
+      const current = toOrganization(row);
+      const next = { ...current, ...patch };
+      this.stmt('UPDATE organizations SET name = ?, features = ?, updated_at = ? WHERE id = ?').run(
+        next.name,
+        JSON.stringify(next.features),
+        Date.now(),
+        id,
+      );
+      return next;
+    });
+  }
+
+  async createUser(input: { email: string; name: string | null }): Promise<User> {
+    return this.run(() => {
+      const now = Date.now();
+      const user: User = { id: newId(now), email: input.email, name: input.name, createdAt: now };
+      try {
+        this.stmt(
+          'INSERT INTO users (id, email, email_normalized, name, created_at) VALUES (?, ?, ?, ?, ?)',
+        ).run(user.id, user.email, user.email.toLowerCase(), user.name, now);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          throw new StoreConflictError(`a user with email ${input.email} already exists`);
+        }
+        throw error;
+      }
+      return user;
+    });
+  }
+
+  async findUser(ref: string): Promise<User | null> {
+    return this.run(() => {
+      const row = this.stmt('SELECT * FROM users WHERE id = ? OR email_normalized = ?').get(
+        ref,
+        ref.toLowerCase(),
+      ) as Row | undefined;
+      return row ? toUser(row) : null;
+    });
+  }
+
+  async addMember(organizationId: string, userId: string): Promise<void> {
+    return this.run(() => {
+      this.stmt(
+        'INSERT OR IGNORE INTO memberships (organization_id, user_id, created_at) VALUES (?, ?, ?)',
+      ).run(organizationId, userId, Date.now());
+    });
+  }
+
+  async removeMember(organizationId: string, userId: string): Promise<boolean> {
+    return this.run(
+      () =>
+        this.stmt('DELETE FROM memberships WHERE organization_id = ? AND user_id = ?').run(
+          organizationId,
+          userId,
+        ).changes > 0,
+    );
+  }
+
+  async isMember(organizationId: string, userId: string): Promise<boolean> {
+    return this.run(
+      () =>
+        this.stmt('SELECT 1 FROM memberships WHERE organization_id = ? AND user_id = ?').get(
+          organizationId,
+          userId,
+        ) !== undefined,
+    );
+  }
+
+  async listMembers(organizationId: string): Promise<User[]> {
+    return this.run(() =>
+      (
+        this.stmt(
+          'SELECT u.* FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = ? ORDER BY u.id',
+        ).all(organizationId) as Row[]
+      ).map(toUser),
+    );
+  }
+
+  async createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    return this.run(() => {
+      this.stmt(
+        `INSERT INTO api_keys (organization_id, id, user_id, type, name, prefix, hash, permissions,
+           expires_at, remaining, rate_limit_max, rate_limit_window, enabled, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+      ).run(
+        key.organizationId,
+        key.id,
+        key.userId,
+        key.type,
+        key.name,
+        key.prefix,
+        key.hash,
+        JSON.stringify(key.permissions),
+        key.expiresAt,
+        key.remaining,
+        key.rateLimit?.max ?? null,
+        key.rateLimit?.windowSeconds ?? null,
+        key.createdAt,
+      );
+      return { ...key, enabled: true, revokedAt: null, lastUsedAt: null };
+    });
+  }
+
+  private keyById(id: string): ApiKeyRecord | null {
+    const row = this.stmt(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`).get(id) as
+      | Row
+      | undefined;
+    return row ? toKey(row) : null;
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyRecord | null> {
+    return this.run(() => this.keyById(id));
+  }
+
+  async listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
+    return this.run(() =>
+      (
+        this.stmt(
+          `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.organization_id = ? ORDER BY k.id`,
+        ).all(organizationId) as Row[]
+      ).map(toKey),
+    );
+  }
+
+  async setApiKeyEnabled(id: string, enabled: boolean): Promise<ApiKeyRecord | null> {
+    return this.run(() => {
+      this.stmt('UPDATE api_keys SET enabled = ? WHERE id = ?').run(enabled ? 1 : 0, id);
+      return this.keyById(id);
+    });
+  }
+
+  async revokeApiKey(id: string): Promise<ApiKeyRecord | null> {
+    return this.run(() => {
+      this.stmt('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(
+        Date.now(),
+        id,
+      );
+      return this.keyById(id);
+    });
+  }
+
+  async loadKeyContext(hash: string): Promise<KeyContext | null> {
+    return this.run(() => {
+      const row = this.stmt(
+        `SELECT ${KEY_COLUMNS},
+           o.name AS org_name, o.slug AS org_slug, o.features AS org_features, o.created_at AS org_created_at,
+           (k.user_id IS NULL OR EXISTS (
+             SELECT 1 FROM memberships m WHERE m.organization_id = k.organization_id AND m.user_id = k.user_id
+           )) AS member
+         FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+         WHERE k.hash = ? AND k.revoked_at IS NULL`,
+      ).get(hash) as Row | undefined;
+      if (!row) return null;
+      return {
+        key: toKey(row),
+        organization: toOrganization({
+          id: row.organization_id,
+          name: row.org_name,
+          slug: row.org_slug,
+          features: row.org_features,
+          created_at: row.org_created_at,
+        }),
+        member: row.member === 1,
+      };
+    });
+  }
+
+  async consumeQuota(keyId: string): Promise<number | null> {
+    return this.run(() => {
+      const row = this.stmt(
+        'UPDATE api_keys SET remaining = remaining - 1 WHERE id = ? AND remaining > 0 RETURNING remaining',
+      ).get(keyId) as Row | undefined;
+      return row ? (row.remaining as number) : null;
+    });
+  }
+
+  async refundQuota(keyId: string): Promise<void> {
+    return this.run(() => {
+      this.stmt(
+        'UPDATE api_keys SET remaining = remaining + 1 WHERE id = ? AND remaining IS NOT NULL',
+      ).run(keyId);
+    });
+  }
+
+  async getRemaining(keyId: string): Promise<number | null> {
+    return this.run(() => {
+      const row = this.stmt('SELECT remaining FROM api_keys WHERE id = ?').get(keyId) as
+        | Row
+        | undefined;
+      return (row?.remaining as number | null | undefined) ?? null;
+    });
+  }
+
+  async recordKeyUse(uses: Map<string, number>): Promise<void> {
+    if (uses.size === 0) return;
+    return this.run(() => {
+      const update = this.stmt(
+        'UPDATE api_keys SET last_used_at = MAX(COALESCE(last_used_at, 0), ?) WHERE id = ?',
+      );
+      this.db.transaction(() => {
+        for (const [id, at] of uses) update.run(at, id);
+      })();
+    });
+  }
+
+  async listItems(organizationId: string, query: ItemQuery): Promise<Item[]> {
+    const items: Item[] = [];
+    for await (const slice of this.listItemSlices(organizationId, query)) {
+      for (const item of slice) items.push(item);
+    }
+    return items;
+  }
+
+  /**
+   * A large page is read in keyset slices with a turn of the event loop between them, so a
+   * limit=1000 request never holds the loop for its whole length: other requests are served in
+   * between, and the caller can turn each slice into bytes before the next (short-lived
+   * strings are cheap to collect). Same rows as one query: each slice continues from the last
+   * id. A search page, bounded by its plan (item-search.ts), is one slice.
+   */
+  async *listItemSlices(organizationId: string, query: ItemQuery): AsyncGenerator<Item[]> {
+    if (query.search !== undefined) {
+      const needle = query.search;
+      yield await this.run(() => {
+        // U+0000 separates the fields of search_text and is never stored in them.
+        if (unsearchable(needle)) return [];
+        // Scoped by the organization's rowid range and bounded: see item-search.ts.
+        const seq = this.organizationSeq(organizationId);
+        if (seq === null) return [];
+        const stmt = (sql: string) => this.rawStmt(sql);
+        return searchItems(
+          { stmt },
+          this.searchStats,
+          ITEM_COLUMNS_I,
+          organizationId,
+          seq,
+          needle,
+          query,
+          this.searchLimits,
+        ).map(toItemFromRaw);
+      });
+      return;
+    }
+    let afterId = query.afterId;
+    let remaining = query.limit;
+    for (;;) {
+      const want = Math.min(LIST_SLICE_ROWS, remaining);
+      const slice = await this.run(() => this.itemSlice(organizationId, query, afterId, want));
+      yield slice;
+      remaining -= slice.length;
+      const last = slice[slice.length - 1];
+      if (slice.length < want || remaining <= 0 || !last) return;
+      afterId = last.id;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private itemSlice(
+    organizationId: string,
+    query: ItemQuery,
+    afterId: string | undefined,
+    limit: number,
+  ): Item[] {
+    const where = ['organization_id = ?'];
+    const params: unknown[] = [organizationId];
+    if (query.status !== undefined) {
+      where.push('status = ?');
+      params.push(query.status);
+    }
+    if (afterId !== undefined) {
+      where.push('id > ?');
+      params.push(afterId);
+    }
+    params.push(limit);
+    const sql = `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`;
+    return (this.rawStmt(sql).all(...params) as unknown[][]).map(toItemFromRaw);
+  }
+
+  async getItem(organizationId: string, id: string): Promise<Item | null> {
+    return this.run(() => {
+      const row = this.rawStmt(
+        `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = ? AND id = ?`,
+      ).get(organizationId, id) as unknown[] | undefined;
+      return row ? toItemFromRaw(row) : null;
+    });
+  }
+
+  async countItems(organizationId: string): Promise<number> {
+    return this.run(
+      () =>
+        (
+          this.stmt('SELECT COUNT(*) AS n FROM items WHERE organization_id = ?').get(
+            organizationId,
+          ) as Row
+        ).n as number,
+    );
+  }
+
+  async writeItems(
+    organizationId: string,
+    rows: ItemFields[],
+    options: { dryRun?: boolean; allOrNothing?: boolean; now?: number } = {},
+  ): Promise<ItemWriteOutcome[]> {
+    return this.run(() => {
+      const now = options.now ?? Date.now();
+      const outcomes: ItemWriteOutcome[] = [];
+      const bySku = this.stmt(
+        `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = ? AND sku = ?`,
+      );
+      const insert = this.stmt(
+        `INSERT INTO items (seq, organization_id, id, name, description, sku, barcode, status,
+           quantity, custom_fields, search_text, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      // New rows take the next rowids of the organization's range (migration 2), read once
+      // per transaction. An unknown organization gets none and fails on its foreign key.
+      let nextSeq: number | null | undefined;
+      let lastSeq = 0;
+      const allocateSeq = (): number | null => {
+        if (nextSeq === undefined) {
+          const organizationSeq = this.organizationSeq(organizationId);
+          if (organizationSeq === null) nextSeq = null;
+          else {
+            const [lo, hi] = organizationRange(organizationSeq);
+            const max = (
+              this.stmt('SELECT MAX(seq) AS m FROM items WHERE seq BETWEEN ? AND ?').get(
+                lo,
+                hi,
+              ) as {
+                m: number | null;
+              }
+            ).m;
+            nextSeq = (max ?? lo) + 1;
+            lastSeq = Math.min(hi, Number.MAX_SAFE_INTEGER);
+          }
+        }
+        if (nextSeq === null) return null;
+        if (nextSeq > lastSeq) {
+          throw new StoreConflictError('this organization has used up its range of item rows');
+        }
+        return nextSeq++;
+      };
+      const update = this.stmt(
+        `UPDATE items SET name = ?, description = ?, barcode = ?, status = ?, quantity = ?,
+           custom_fields = ?, search_text = ?, updated_at = ?
+         WHERE organization_id = ? AND id = ?`,
+      );
+      // Rows this write leaves queued for the search index (a bulk load), once committed.
+      let queuedNow = 0;
+      const transaction = this.db.transaction(() => {
+        for (const row of rows) {
+          const unstorable = unstorableReason(row);
+          if (unstorable) {
+            outcomes.push({ error: unstorable });
+            continue;
+          }
+          const existing =
+            typeof row.sku === 'string'
+              ? (bySku.get(organizationId, row.sku) as Row | undefined)
+              : undefined;
+          if (existing) {
+            const current = toItem(existing);
+            const next = { ...current };
+            for (const field of ITEM_FIELD_NAMES) {
+              const value = row[field];
+              if (value !== undefined) (next as Record<string, unknown>)[field] = value;
+            }
+            if (ITEM_FIELD_NAMES.every((field) => next[field] === current[field])) {
+              outcomes.push('unchanged');
+              continue;
+            }
+            update.run(
+              next.name,
+              next.description,
+              next.barcode,
+              next.status,
+              next.quantity,
+              next.customFields,
+              searchText(next),
+              now,
+              organizationId,
+              current.id,
+            );
+            outcomes.push('updated');
+            continue;
+          }
+          if (row.name === undefined) {
+            outcomes.push({
+              error: 'name is required to create an item (no item has this sku yet)',
+            });
+            continue;
+          }
+          const item = {
+            name: row.name,
+            description: row.description ?? null,
+            sku: row.sku ?? null,
+            barcode: row.barcode ?? null,
+            status: row.status ?? 'Draft',
+            quantity: row.quantity ?? 0,
+            customFields: row.customFields ?? '{}',
+          };
+          insert.run(
+            allocateSeq(),
+            organizationId,
+            newId(now),
+            item.name,
+            item.description,
+            item.sku,
+            item.barcode,
+            item.status,
+            item.quantity,
+            item.customFields,
+            searchText(item),
+            now,
+            now,
+          );
+          outcomes.push('created');
+        }
+        const failed = outcomes.some((outcome) => typeof outcome === 'object');
+        if (options.dryRun || (options.allOrNothing && failed)) throw new Rollback();
+        const written = outcomes.filter((o) => o === 'created' || o === 'updated').length;
+        if (rows.length < BULK_WRITE_ROWS || this.queued + written >= PENDING_INDEX_ROWS) {
+          this.indexPending();
+        } else queuedNow = written;
+      });
+      try {
+        transaction.immediate();
+        this.queued += queuedNow;
+      } catch (error) {
+        if (!(error instanceof Rollback)) throw error;
+      }
+      return outcomes;
+    });
+  }
+
+  async deleteItem(organizationId: string, by: { id: string } | { sku: string }): Promise<boolean> {
+    return this.run(() => {
+      const result =
+        'id' in by
+          ? this.stmt('DELETE FROM items WHERE organization_id = ? AND id = ?').run(
+              organizationId,
+              by.id,
+            )
+          : this.stmt('DELETE FROM items WHERE organization_id = ? AND sku = ?').run(
+              organizationId,
+              by.sku,
+            );
+      return result.changes > 0;
+    });
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The storage contract every engine implements (SQLite now, PostgreSQL later).
+ * Every item method takes the organization first: scoping is structural, so another
+ * organization's item is simply not found. Times are epoch milliseconds.
+ */
+
+export const ITEM_STATUSES = ['Draft', 'Active', 'Inactive', 'Discontinued'] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+export interface Item {
+  id: string;
+  organizationId: string;
+  name: string;
+  description: string | null;
+  sku: string | null;
+  barcode: string | null;
+  status: ItemStatus;
+  quantity: number;
+  /** The stored JSON text of the object, returned as is. */
+  customFields: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The writable fields of an item; `undefined` means "leave as stored". */
+export interface ItemFields {
+  name?: string;
+  description?: string | null;
+  sku?: string | null;
+  barcode?: string | null;
+  status?: ItemStatus;
+  quantity?: number;
+  customFields?: string;
+}
+
+export type ItemWriteOutcome = 'created' | 'updated' | 'unchanged' | { error: string };
+
+export interface Organization {
+  id: string;
+  name: string;
+  slug: string;
+  features: string[];
+  createdAt: number;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  name: string | null;
+  createdAt: number;
+}
+
+export type KeyType = 'organization' | 'user';
+
+export interface RateLimitPolicy {
+  max: number;
+  windowSeconds: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  organizationId: string;
+  userId: string | null;
+  type: KeyType;
+  name: string;
+  /** Display prefix: the type prefix and the first 4 random characters. */
+  prefix: string;
+  /** SHA-256 of the full key, hex. The plaintext is never stored. */
+  hash: string;
+  permissions: string[];
+  expiresAt: number | null;
+  /** Uses left; null when the key has no quota. */
+  remaining: number | null;
+  rateLimit: RateLimitPolicy | null;
+  enabled: boolean;
+  revokedAt: number | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export type NewApiKey = Omit<ApiKeyRecord, 'enabled' | 'revokedAt' | 'lastUsedAt'>;
+
+/** Everything authentication needs about a key, read in one round trip. */
+export interface KeyContext {
+  key: ApiKeyRecord;
+  organization: Organization;
+  /** For user keys: whether the user is still a member. Always true for organization keys. */
+  member: boolean;
+}
+
+export interface ItemQuery {
+  limit: number;
+  /** Keyset position: only items with a greater id. */
+  afterId?: string;
+  status?: ItemStatus;
+  /** Already case-folded with `foldCase`; matched as a literal substring. */
+  search?: string;
+  /**
+   * An engine may bound the work of one search page. One that stops before finding `limit`
+   * items calls this with the last `_id` it examined: the page holds every match up to that
+   * id, and the walk continues after it. Not called when the page is complete.
+   */
+  onPartialPage?: (resumeAfterId: string) => void;
+}
+
+export class StoreConflictError extends Error {
+  override name = 'StoreConflictError';
+}
+
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
+
+export interface Store {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Applies pending migrations; returns the names of those it applied. */
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  createOrganization(input: {
+    name: string;
+    slug: string;
+    features: string[];
+  }): Promise<Organization>;
+  getOrganization(id: string): Promise<Organization | null>;
+  /** By id or slug. */
+  findOrganization(ref: string): Promise<Organization | null>;
+  listOrganizations(): Promise<Organization[]>;
+  countOrganizations(): Promise<number>;
+  updateOrganization(
+    id: string,
+    patch: { name?: string; features?: string[] },
+  ): Promise<Organization>;
+
+  createUser(input: { email: string; name: string | null }): Promise<User>;
+  /** By id or email (case-insensitive). */
+  findUser(ref: string): Promise<User | null>;
+  addMember(organizationId: string, userId: string): Promise<void>;
+  /** Returns false when the user was not a member. */
+  removeMember(organizationId: string, userId: string): Promise<boolean>;
+  isMember(organizationId: string, userId: string): Promise<boolean>;
+  listMembers(organizationId: string): Promise<User[]>;
+
+  createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  getApiKey(id: string): Promise<ApiKeyRecord | null>;
+  listApiKeys(organizationId: string): Promise<ApiKeyRecord[]>;
+  setApiKeyEnabled(id: string, enabled: boolean): Promise<ApiKeyRecord | null>;
+  /** Revoked keys are unknown to authentication from then on. */
+  revokeApiKey(id: string): Promise<ApiKeyRecord | null>;
+  /** Key, organization and membership by key hash; null for unknown or revoked keys. */
+  loadKeyContext(hash: string): Promise<KeyContext | null>;
+  /**
+   * Atomically takes one use of a quota-limited key. Returns the uses left after this one,
+   * or null when none was left (a concurrent request took the last).
+   */
+  consumeQuota(keyId: string): Promise<number | null>;
+  /** Gives back a use taken by a request that then failed on our side. */
+  refundQuota(keyId: string): Promise<void>;
+  /** Current uses left (null: no quota). */
+  getRemaining(keyId: string): Promise<number | null>;
+  /** Batched last-use tracking: keyId → epoch ms. */
+  recordKeyUse(uses: Map<string, number>): Promise<void>;
+
+  listItems(organizationId: string, query: ItemQuery): Promise<Item[]>;
+  /**
+   * Optional: the same rows as listItems, in slices, for engines that read a large page in
+   * parts and let other work run between them (the API then encodes each slice as it comes).
+   */
+  listItemSlices?(organizationId: string, query: ItemQuery): AsyncIterable<Item[]>;
+  getItem(organizationId: string, id: string): Promise<Item | null>;
+  countItems(organizationId: string): Promise<number>;
+  /**
+   * Upserts by sku (rows without a sku are created) in one transaction. A row whose fields
+   * equal what is stored is `unchanged` and keeps its updatedAt. With `dryRun` nothing is kept;
+   * with `allOrNothing`, one failed row rolls back the whole call.
+   */
+  writeItems(
+    organizationId: string,
+    rows: ItemFields[],
+    options?: { dryRun?: boolean; allOrNothing?: boolean; now?: number },
+  ): Promise<ItemWriteOutcome[]>;
+  deleteItem(organizationId: string, by: { id: string } | { sku: string }): Promise<boolean>;
+}

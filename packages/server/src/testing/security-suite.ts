@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKey } from '../keys/format.js';
+import { startTestServer, type TestResponse, type TestServer } from './harness.js';
+
+/**
+ * The checks every keyed route must pass (ARCHITECTURE.md): no key, unknown, malformed, bad
+ * checksum, revoked, disabled, expired, exhausted, rate limited, conflicting headers, and
+ * another organization's data.
+ */
+export interface KeyedRoute {
+  /** Path and a valid query for the demo organization; `{itemId}` is replaced. */
+  path: string;
+  /** Whether the route accepts the organizationId override. */
+  organizationOverride: boolean;
+}
+
+export function expectApiError(response: TestResponse, status: number, code: string): void {
+  expect(response.status, response.text).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(response.body.error.code).toBe(code);
+  expect(response.body.error.status).toBe(status);
+  expect(response.body.error.requestId).toBe(response.headers.get('x-request-id'));
+  expect(response.body.error.docUrl).toMatch(new RegExp(`/en/docs/errors#${code.toLowerCase()}$`));
+  expect(typeof response.body.error.message).toBe('string');
+  expect(response.body.error.message.length).toBeGreaterThan(20);
+  if (status === 401)
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="stockroom"');
+  else expect(response.headers.get('www-authenticate')).toBeNull();
+}
+
+/**
+ * Repeats a request while it still succeeds, for at most the one second DECISIONS.md allows
+ * a change to reach a running server (key lookups are cached for less than that).
+ */
+export async function untilChanged(send: () => Promise<TestResponse>): Promise<TestResponse> {
+  const deadline = Date.now() + 1000;
+  let response = await send();
+  while (response.status === 200 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    response = await send();
+  }
+  return response;
+}
+
+export function keyedRouteSecuritySuite(route: KeyedRoute): void {
+  describe(`security of ${route.path.split('?')[0]}`, () => {
+    let server: TestServer;
+    let path: string;
+
+    beforeAll(async () => {
+      server = await startTestServer();
+      path = route.path.replace('{itemId}', server.demo.itemId);
+    });
+    afterAll(() => server.close());
+
+    const withKey = async (
+      input: Parameters<TestServer['createKey']>[0] extends infer I ? Partial<I> : never,
+    ) => {
+      const { key } = await server.createKey({
+        organizationId: server.demo.organizationId,
+        ...input,
+      });
+      return key;
+    };
+
+    it('succeeds with a valid key (control)', async () => {
+      const response = await server.request(path, { key: server.demo.key });
+      expect(response.status, response.text).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('private, no-cache');
+    });
+
+    it('refuses a request without a key', async () => {
+      expectApiError(await server.request(path), 401, 'MISSING_API_KEY');
+    });
+
+    it('refuses an empty x-api-key header as missing', async () => {
+      expectApiError(
+        await server.request(path, { headers: { 'x-api-key': '' } }),
+        401,
+        'MISSING_API_KEY',
+      );
+    });
+
+    it('refuses a well-formed key that does not exist', async () => {
+      expectApiError(
+        await server.request(path, { key: generateKey('organization').key }),
+        401,
+        'INVALID_API_KEY',
+      );
+    });
+
+    it('refuses a malformed key', async () => {
+      expectApiError(await server.request(path, { key: 'not-a-key' }), 401, 'INVALID_API_KEY');
+      expectApiError(
+        await server.request(path, { key: `${server.demo.key}x` }),
+        401,
+        'INVALID_API_KEY',
+      );
+    });
+
+    it('refuses a key whose checksum does not match', async () => {
+      const key = server.demo.key;
+      const tampered = `${key.slice(0, 7)}${key[7] === 'A' ? 'B' : 'A'}${key.slice(8)}`;
+      expectApiError(await server.request(path, { key: tampered }), 401, 'INVALID_API_KEY');
+    });
+
+    it('refuses a malformed Authorization header', async () => {
+      expectApiError(
+        await server.request(path, { headers: { authorization: `Basic ${server.demo.key}` } }),
+        401,
+        'INVALID_API_KEY',
+      );
+      expectApiError(
+        await server.request(path, { headers: { authorization: 'Bearer' } }),
+        401,
+        'INVALID_API_KEY',
+      );
+    });
+
+    it('accepts the key as a Bearer token with any scheme case', async () => {
+      for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
+        const response = await server.request(path, {
+          headers: { authorization: `${scheme} ${server.demo.key}` },
+        });
+        expect(response.status, response.text).toBe(200);
+      }
+    });
+
+    it('refuses two different keys and accepts the same key twice', async () => {
+      const other = await withKey({});
+      expectApiError(
+        await server.request(path, {
+          key: server.demo.key,
+          headers: { authorization: `Bearer ${other}` },
+        }),
+        401,
+        'CONFLICTING_API_KEYS',
+      );
+      const same = await server.request(path, {
+        key: server.demo.key,
+        headers: { authorization: `Bearer ${server.demo.key}` },
+      });
+      expect(same.status).toBe(200);
+    });
+
+    it('treats a revoked key as unknown', async () => {
+      const { key, record } = await server.createKey({
+        organizationId: server.demo.organizationId,
+      });
+      await server.store.revokeApiKey(record.id);
+      expectApiError(await server.request(path, { key }), 401, 'INVALID_API_KEY');
+    });
+
+    it('refuses a disabled key', async () => {
+      const { key, record } = await server.createKey({
+        organizationId: server.demo.organizationId,
+      });
+      await server.store.setApiKeyEnabled(record.id, false);
+      expectApiError(await server.request(path, { key }), 401, 'KEY_DISABLED');
+    });
+
+    it('refuses an expired key', async () => {
+      const key = await withKey({ expiresAt: Date.now() - 1000 });
+      const response = await server.request(path, { key });
+      expectApiError(response, 401, 'KEY_EXPIRED');
+    });
+
+    it('refuses an exhausted key', async () => {
+      const key = await withKey({ remaining: 0 });
+      expectApiError(await server.request(path, { key }), 401, 'KEY_EXHAUSTED');
+    });
+
+    it('refuses a rate-limited key with Retry-After and the rate-limit headers', async () => {
+      const key = await withKey({ rateLimit: { max: 2, windowSeconds: 3600 } });
+      const first = await server.request(path, { key });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+      const reset = Number(first.headers.get('x-ratelimit-reset'));
+      expect(reset % 3600).toBe(0);
+      expect(reset).toBeGreaterThan(Date.now() / 1000);
+      expect((await server.request(path, { key })).status).toBe(200);
+      const limited = await server.request(path, { key });
+      expectApiError(limited, 401, 'RATE_LIMITED');
+      expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+    });
+
+    it('refuses the key of a user who is no longer a member', async () => {
+      const user = await server.createUser(server.demo.organizationId);
+      const { key } = await server.createKey({
+        organizationId: server.demo.organizationId,
+        userId: user.id,
+        rateLimit: null,
+      });
+      expect((await server.request(path, { key })).status).toBe(200);
+      await server.store.removeMember(server.demo.organizationId, user.id);
+      const response = await untilChanged(() => server.request(path, { key }));
+      expectApiError(response, 403, 'ORGANIZATION_FORBIDDEN');
+    });
+
+    if (route.organizationOverride) {
+      const join = (p: string) => (p.includes('?') ? '&' : '?');
+
+      it("refuses another organization's data through the organizationId override", async () => {
+        const other = await server.createOrganization();
+        const response = await server.request(`${path}${join(path)}organizationId=${other.id}`, {
+          key: server.demo.key,
+        });
+        expectApiError(response, 403, 'ORGANIZATION_FORBIDDEN');
+        expect(response.headers.get('deprecation')).toBe('true');
+        expect(response.text).not.toContain(other.name);
+      });
+
+      it('answers 404 for an unknown organization and 400 for a malformed id', async () => {
+        const unknown = await server.request(
+          `${path}${join(path)}organizationId=${'0'.repeat(24)}`,
+          {
+            key: server.demo.key,
+          },
+        );
+        expectApiError(unknown, 404, 'ORGANIZATION_NOT_FOUND');
+        const malformed = await server.request(`${path}${join(path)}organizationId=xyz`, {
+          key: server.demo.key,
+        });
+        expectApiError(malformed, 400, 'INVALID_PARAMETER');
+        expect(malformed.body.error.param).toBe('organizationId');
+      });
+
+      it("treats the key's own organization as if the override were absent", async () => {
+        const response = await server.request(
+          `${path}${join(path)}organizationId=${server.demo.organizationId}`,
+          {
+            key: server.demo.key,
+          },
+        );
+        expect(response.status, response.text).toBe(200);
+        expect(response.headers.get('deprecation')).toBe('true');
+        expect(response.headers.get('link')).toMatch(
+          /\/en\/docs\/authentication>; rel="deprecation"$/,
+        );
+      });
+    }
+
+    it('keeps a key of another organization away from this one', async () => {
+      const other = await server.createOrganization();
+      const { key } = await server.createKey({ organizationId: other.id });
+      const response = await server.request(path, { key });
+      if (path.includes('/inventory/item?')) {
+        // The demo item belongs to the demo organization: for another key it does not exist.
+        expectApiError(response, 404, 'ITEM_NOT_FOUND');
+      } else {
+        expect(response.status).toBe(200);
+        expect(response.text).not.toContain(server.demo.organizationId);
+      }
+    });
+  });
+}

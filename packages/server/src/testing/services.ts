@@ -1,0 +1,42 @@
+import { Redis } from 'ioredis';
+import { postgresUnavailable, TEST_DATABASE_URL } from './postgres.js';
+
+/**
+ * The external services of the test suite. Each leg that needs one checks it once and, when
+ * it cannot be reached, is skipped with the reason printed, so `npm test` still runs every
+ * other leg on a machine without them (CI starts both and fails loudly instead).
+ */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+export { postgresUnavailable, TEST_DATABASE_URL };
+
+let redisAvailability: Promise<string | null> | undefined;
+
+/** Why Redis cannot be used (null when it can); checked once per process. */
+export function redisUnavailable(): Promise<string | null> {
+  redisAvailability ??= (async () => {
+    const client = new Redis(TEST_REDIS_URL, {
+      lazyConnect: true,
+      connectTimeout: 2000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.ping();
+      return null;
+    } catch (error) {
+      return `Redis at ${TEST_REDIS_URL} is unreachable (${(error as Error).message}); set TEST_REDIS_URL or start it`;
+    } finally {
+      client.disconnect();
+    }
+  })();
+  return redisAvailability;
+}
+
+/** Prints why a leg is skipped, once, where `npm test` shows it. */
+export function announceSkip(leg: string, reason: string | null): boolean {
+  if (reason) console.warn(`[skipped] ${leg}: ${reason}`);
+  return reason !== null;
+}

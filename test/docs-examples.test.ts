@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadPages } from '../packages/server/src/docs/content.js';
+import { curlExamples } from '../packages/server/src/docs/examples.js';
+import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
+
+/**
+ * The docs cannot lie: every curl example of every page runs against a live server seeded with
+ * the demo organization, and must answer the status written under it (`# → 200`).
+ */
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '..');
+const examples = curlExamples(await loadPages(path.join(ROOT, 'docs'))).map((example) => ({
+  ...example,
+  where: path.relative(ROOT, example.where),
+}));
+
+// The same command often appears in both languages; run it once, report every place.
+const unique = new Map<string, { status: number | null; where: string[] }>();
+for (const example of examples) {
+  const seen = unique.get(example.command);
+  if (seen && seen.status !== example.status) {
+    throw new Error(
+      `${example.where}: "${example.command}" promises ${example.status}, ${seen.where[0]} promises ${seen.status}`,
+    );
+  }
+  if (seen) seen.where.push(example.where);
+  else unique.set(example.command, { status: example.status, where: [example.where] });
+}
+
+let server: TestServer;
+let env: NodeJS.ProcessEnv;
+let scratch: string;
+const docUrls = new Set<string>();
+
+/** The body of a curl output file, without the headers `-i` puts before it. */
+function bodyOf(output: string): string {
+  if (!output.startsWith('HTTP/')) return output;
+  const end = output.indexOf('\r\n\r\n');
+  return end === -1 ? '' : output.slice(end + 4);
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'stockroom-docs-examples-'));
+  server = await startTestServer();
+  const first = await server.request('/api/v1/inventory/items?limit=2', { key: server.demo.key });
+  expect(first.status).toBe(200);
+  env = {
+    PATH: process.env.PATH,
+    STOCKROOM_API_KEY: server.demo.key,
+    ITEM_ID: server.demo.itemId,
+    CURSOR: first.body.nextCursor,
+  };
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('docs curl examples', () => {
+  test('there are examples, and each one states the status it expects', () => {
+    expect(examples.length).toBeGreaterThan(20);
+    const missing = examples.filter((e) => e.status === null).map((e) => e.where);
+    expect(missing, 'curl examples without a "# → STATUS" line').toEqual([]);
+  });
+
+  test('examples use the documented placeholders only', () => {
+    for (const example of examples) {
+      expect(example.command, example.where).toMatch(/http:\/\/127\.0\.0\.1:300[01]\//);
+      const variables = example.command.match(/\$[A-Z_]+/g) ?? [];
+      for (const variable of variables) {
+        expect(['$STOCKROOM_API_KEY', '$ITEM_ID', '$CURSOR'], example.where).toContain(variable);
+      }
+    }
+  });
+
+  test.each([...unique.entries()].map(([command, info], index) => ({ command, index, ...info })))(
+    '$where.0: $command',
+    async ({ command, status, index }) => {
+      const live = command
+        .replaceAll('http://127.0.0.1:3000', server.apiUrl)
+        .replaceAll('http://127.0.0.1:3001', server.docsUrl);
+      // The last -o wins: the example's output goes to a file, curl prints only the status.
+      const output = path.join(scratch, `${index}.out`);
+      const { stdout } = await run(
+        'bash',
+        ['-c', `${live} -s -S -o '${output}' -w '%{http_code}'`],
+        {
+          env,
+        },
+      );
+      expect(Number(stdout)).toBe(status);
+      if (Number(stdout) >= 400 && live.startsWith(`curl`) && live.includes(server.apiUrl)) {
+        const body = JSON.parse(bodyOf(readFileSync(output, 'utf8')));
+        expect(typeof body.error.docUrl).toBe('string');
+        docUrls.add(body.error.docUrl);
+      }
+    },
+  );
+
+  test('every docUrl the examples got back lands on its section of the errors page', async () => {
+    expect(docUrls.size).toBeGreaterThan(5);
+    for (const docUrl of docUrls) {
+      const url = new URL(docUrl);
+      expect(url.origin).toBe(new URL(server.docsUrl).origin);
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(`id="${url.hash.slice(1)}"`);
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { defineConfig } from 'vitest/config';
+import {
+  postgresUnavailable,
+  redisUnavailable,
+  TEST_REDIS_URL,
+} from './packages/server/src/testing/services.js';
+
+/**
+ * Two projects, one `npm test`:
+ * - `sqlite` runs every test file; the API suite on SQLite, and the cross-engine suites (store
+ *   contract, rate limiters, scale-out, db copy) on whichever engines are reachable.
+ * - `postgres` runs the API suite again on PostgreSQL (a schema per server), with Redis rate
+ *   limits when Redis is reachable. Without PostgreSQL it is left out, and said so here.
+ */
+export default defineConfig(async () => {
+  const [postgres, redis] = await Promise.all([postgresUnavailable(), redisUnavailable()]);
+  // The config is evaluated more than once per run: say it once.
+  const announced = globalThis as { stockroomLegsAnnounced?: boolean };
+  if (!announced.stockroomLegsAnnounced) {
+    announced.stockroomLegsAnnounced = true;
+    if (postgres) console.warn(`[skipped] the API suite on PostgreSQL: ${postgres}`);
+    else if (redis) console.warn(`[note] the API suite on PostgreSQL runs without Redis: ${redis}`);
+  }
+  return {
+    test: {
+      exclude: ['**/node_modules/**', '**/dist/**'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      // Two cores: files run in parallel processes, each with its own server and database.
+      pool: 'forks',
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'sqlite',
+            include: [
+              'packages/*/src/**/*.test.ts',
+              'packages/*/test/**/*.test.ts',
+              'test/**/*.test.ts',
+            ],
+            env: { STOCKROOM_TEST_ENGINE: 'sqlite' },
+          },
+        },
+        ...(postgres
+          ? []
+          : [
+              {
+                extends: true as const,
+                test: {
+                  name: 'postgres',
+                  include: ['packages/server/src/api/**/*.test.ts'],
+                  env: {
+                    STOCKROOM_TEST_ENGINE: 'postgres',
+                    ...(redis ? {} : { STOCKROOM_TEST_REDIS_URL: TEST_REDIS_URL }),
+                  },
+                },
+              },
+            ]),
+      ],
+    },
+  };
+});
