@@ -1,12 +1,21 @@
 #!/usr/bin/env node
 // `npm run bench`: generates the dataset, imports it through the real CLI, starts the real
 // server and measures every case of issue 6 against the machine's ceiling (a bare node:http
-// server answering the same bytes). Prints one table; writes bench/.data/results.{json,md}.
+// server answering the same bytes). Prints a table per configuration; writes
+// bench/.data/<items>/results.{json,md}.
 //
-//   npm run bench                       1,000,000 items + 99 organizations of 100 (~15 min)
-//   npm run bench -- --quick            50,000 items, short runs (< 3 min)
-//   options: --items N  --small-orgs N  --seconds S  --reuse (keep an imported database)
-//            --only REGEX (cases by name)  --log-level LEVEL (server, default info)
+// Configurations (--configs, comma-separated):
+//   sqlite        the embedded database, one process (the import is measured here)
+//   postgres      PostgreSQL + Redis, one process (the SQLite database copied by `db copy`)
+//   postgres-w2   PostgreSQL + Redis, `--workers 2`
+//
+//   npm run bench                       1,000,000 items + 99 organizations of 100, every
+//                                       configuration (~45 min)
+//   npm run bench -- --quick            50,000 items, short runs, sqlite only (< 3 min)
+//   options: --items N  --small-orgs N  --seconds S  --reuse (keep imported databases)
+//            --configs LIST  --only REGEX (cases by name)  --log-level LEVEL (server, default info)
+//            --postgres URL (an administrative connection; default postgres://postgres@127.0.0.1:5432/postgres)
+//            --redis URL (default redis://127.0.0.1:6379)
 import { execFile, fork, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -16,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { DATASET_VERSION, ensureDataset } from './lib/dataset.js';
 import { closedLoop, fixedRate } from './lib/http-client.js';
 
@@ -32,8 +42,27 @@ const { values: opts } = parseArgs({
     reuse: { type: 'boolean', default: false },
     only: { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
+    configs: { type: 'string' },
+    postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
   },
 });
+
+const CONFIGS = {
+  sqlite: { name: 'sqlite', title: 'SQLite, one process', engine: 'sqlite', workers: 1 },
+  postgres: {
+    name: 'postgres',
+    title: 'PostgreSQL + Redis, one process',
+    engine: 'postgres',
+    workers: 1,
+  },
+  'postgres-w2': {
+    name: 'postgres-w2',
+    title: 'PostgreSQL + Redis, --workers 2',
+    engine: 'postgres',
+    workers: 2,
+  },
+};
 
 const QUICK = opts.quick;
 const BIG_ITEMS = Number(opts.items ?? (QUICK ? 50_000 : 1_000_000));
@@ -44,6 +73,14 @@ const THROUGHPUT_CONNECTIONS = 32;
 const LATENCY_CONNECTIONS = 4;
 const DATA = path.join(ROOT, 'bench/.data', `${BIG_ITEMS}`);
 const DB = path.join(DATA, 'stockroom.db');
+const CONFIG_NAMES = (opts.configs ?? (opts.quick ? 'sqlite' : Object.keys(CONFIGS).join(',')))
+  .split(',')
+  .map((name) => name.trim());
+for (const name of CONFIG_NAMES) {
+  if (!CONFIGS[name]) {
+    throw new Error(`unknown configuration "${name}": use ${Object.keys(CONFIGS).join(', ')}`);
+  }
+}
 
 const children = new Set();
 function cleanup() {
@@ -60,17 +97,21 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 const seconds = (ms) => Math.round(ms / 100) / 10;
 
-/** Runs the real CLI; returns its one JSON object. */
-async function cli(...args) {
+/** Runs the real CLI on a database (SQLite file or PostgreSQL URL); returns its JSON object. */
+async function cliOn(database, ...args) {
   try {
-    const { stdout } = await run(process.execPath, [BIN, '--json', '--database', DB, ...args], {
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [BIN, '--json', '--database', database, ...args],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
     return JSON.parse(stdout);
   } catch (error) {
     throw new Error(`stockroom ${args.join(' ')} failed: ${error.stderr || error.message}`);
   }
 }
+
+const cli = (...args) => cliOn(DB, ...args);
 
 async function inParallel(list, limit, work) {
   const queue = [...list];
@@ -92,10 +133,16 @@ function freePort() {
   });
 }
 
+/** Resident memory of a process and all its descendants (cluster workers), in MB. */
 function rssMb(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    const own = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number);
+    return own + children.reduce((sum, child) => sum + rssMb(child), 0);
   } catch {
     return 0;
   }
@@ -150,6 +197,7 @@ async function prepareDatabase(manifest) {
   await inParallel(after, 4, createSmall);
   smallMs += performance.now() - afterStarted;
   const result = {
+    at: new Date().toISOString(),
     datasetVersion: DATASET_VERSION,
     smallOrgs: SMALL_ORGS,
     importSeconds: seconds(importMs),
@@ -157,6 +205,45 @@ async function prepareDatabase(manifest) {
     smallOrgsSeconds: seconds(smallMs),
     databaseMb: Math.round(statSync(DB).size / 1e6),
   };
+  writeFileSync(marker, `${JSON.stringify(result, null, 2)}\n`);
+  return { ...result, reused: false };
+}
+
+/**
+ * The PostgreSQL database of the postgres configurations: a copy of the imported SQLite
+ * database made with `stockroom db copy` (the documented path from one engine to the other).
+ */
+async function preparePostgres(sqliteImport) {
+  const admin = new URL(opts.postgres);
+  const name = `stockroom_bench_${BIG_ITEMS}`;
+  const target = new URL(opts.postgres);
+  target.pathname = `/${name}`;
+  const url = target.toString();
+  const marker = path.join(DATA, 'postgres-imported.json');
+  const wanted = { url, datasetVersion: DATASET_VERSION, sqliteImportedAt: sqliteImport.at };
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]))
+      .rowCount;
+    if (opts.reuse && exists && existsSync(marker)) {
+      const previous = JSON.parse(readFileSync(marker, 'utf8'));
+      if (JSON.stringify(previous.wanted) === JSON.stringify(wanted)) {
+        log(`reusing the PostgreSQL database ${name} (--reuse)`);
+        return { ...previous, reused: true };
+      }
+    }
+    await client.query(`DROP DATABASE IF EXISTS ${name}`);
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  log(`copying the SQLite database into PostgreSQL (\`stockroom db copy\`)…`);
+  const started = performance.now();
+  const copied = await cli('db', 'copy', '--to', url);
+  const copySeconds = seconds(performance.now() - started);
+  log(`copied in ${copySeconds} s: ${JSON.stringify(copied)}`);
+  const result = { wanted, url, copySeconds };
   writeFileSync(marker, `${JSON.stringify(result, null, 2)}\n`);
   return { ...result, reused: false };
 }
@@ -178,12 +265,15 @@ async function waitFor(url, child, label) {
   throw new Error(`${label} did not answer ${url}`);
 }
 
-async function startServer() {
+async function startServer(config, database) {
   const [port, docsPort] = [await freePort(), await freePort()];
-  const args = [BIN, '--database', DB, 'serve', '--port', String(port)];
-  args.push('--docs-port', String(docsPort), '--no-demo');
+  const args = [BIN, '--database', database, 'serve', '--port', String(port)];
+  args.push('--docs-port', String(docsPort), '--no-demo', '--workers', String(config.workers));
+  const env = { ...process.env, LOG_LEVEL: opts['log-level'], NODE_ENV: 'production' };
+  delete env.REDIS_URL;
+  if (config.engine === 'postgres') env.REDIS_URL = opts.redis;
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, LOG_LEVEL: opts['log-level'], NODE_ENV: 'production' },
+    env,
     // Request logs go to /dev/null: written (as in production) but not kept.
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -505,6 +595,67 @@ function table(rows) {
   return { text, markdown };
 }
 
+/** Stops a server and resolves when it has exited (the next configuration needs the cores). */
+function stop(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+/** Every case against one configuration: keys, server, cursor walk, ceiling, table. */
+async function benchConfig(config, database, manifest) {
+  log(`── ${config.title} ──`);
+  const key = async (org, ...extra) =>
+    (await cliOn(database, 'key', 'create', '--org', org, '--rate-limit', 'none', ...extra)).key;
+  const keys = {
+    big: await key('big', '--name', 'bench'),
+    quota: await key('big', '--name', 'bench quota', '--remaining', '1000000000'),
+    small: await key('small-01', '--name', 'bench small'),
+  };
+  const server = await startServer(config, database);
+  log(`server pid ${server.pid} on port ${server.port}, RSS ${Math.round(rssMb(server.pid))} MB`);
+  const walk = await walkBigOrganization(server.port, keys.big);
+  log(
+    `cursor walk over all ${BIG_ITEMS.toLocaleString('en')} items (limit=1000, fields=_id): ${walk.walkSeconds} s, every id once`,
+  );
+  const only = opts.only ? new RegExp(opts.only, 'i') : null;
+  const cases = defineCases(walk, keys, manifest).filter((c) => !only || only.test(c.name));
+  const routesFile = path.join(DATA, `ceiling-routes-${config.name}.json`);
+  writeFileSync(routesFile, JSON.stringify(await prefetch(cases, server)));
+  const ceiling = await startCeiling(routesFile);
+  const rows = [];
+  for (const c of cases) {
+    const row = await measureCase(c, server, ceiling);
+    rows.push(row);
+    log(
+      `${row.name}: ${row.rps} req/s, p50 ${ms(row.p50)} ms, p99 ${ms(row.p99)} ms, ceiling ${row.ceilingRps} req/s`,
+    );
+  }
+  const stall =
+    only && !only.test('item detail') ? null : await stallCheck(server, cases, keys, walk.cursors);
+  const finalRss = Math.round(rssMb(server.pid));
+  await Promise.all([stop(server.child), stop(ceiling.child)]);
+  return { config, walkSeconds: walk.walkSeconds, rows, stall, finalRss };
+}
+
+function describeSection(section) {
+  const lines = [
+    `Cursor walk over every item (limit=1000, fields=_id): ${section.walkSeconds} s, every id once`,
+  ];
+  const { stall } = section;
+  if (stall) {
+    lines.push(
+      `Event-loop stall check: item detail at ${stall.rate} req/s: alone p50 ${ms(stall.alone.p50)} / p99 ${ms(stall.alone.p99)} ms; while 4 connections fetch limit=1000 pages (${stall.pagesPerSecond} pages/s): p50 ${ms(stall.loaded.p50)} / p99 ${ms(stall.loaded.p99)} / max ${ms(stall.loaded.max)} ms`,
+    );
+  }
+  lines.push(
+    `Server RSS${section.config.workers > 1 ? ' (primary + workers)' : ''}: max ${Math.max(...section.rows.map((r) => r.rssMb))} MB during the cases, ${section.finalRss} MB at the end`,
+  );
+  return lines;
+}
+
 async function main() {
   const started = performance.now();
   const load = os.loadavg().map((value) => value.toFixed(2));
@@ -520,65 +671,39 @@ async function main() {
     `dataset: ${BIG_ITEMS.toLocaleString('en')} items (${Math.round(manifest.bigBytes / 1e6)} MB NDJSON) + ${SMALL_ORGS} × 100 ${manifest.reused ? '(reused)' : `(generated in ${manifest.generatedInSeconds} s)`}`,
   );
   const imported = await prepareDatabase(manifest);
-  const keys = {
-    big: (await cli('key', 'create', '--org', 'big', '--rate-limit', 'none', '--name', 'bench'))
-      .key,
-    quota: (
-      await cli(
-        'key',
-        'create',
-        '--org',
-        'big',
-        '--rate-limit',
-        'none',
-        '--remaining',
-        '1000000000',
-      )
-    ).key,
-    small: (await cli('key', 'create', '--org', 'small-01', '--rate-limit', 'none')).key,
-  };
-  const server = await startServer();
-  log(`server pid ${server.pid} on port ${server.port}, RSS ${Math.round(rssMb(server.pid))} MB`);
-  const walk = await walkBigOrganization(server.port, keys.big);
-  log(
-    `cursor walk over all ${BIG_ITEMS.toLocaleString('en')} items (limit=1000, fields=_id): ${walk.walkSeconds} s, every id once`,
-  );
-  const only = opts.only ? new RegExp(opts.only, 'i') : null;
-  const cases = defineCases(walk, keys, manifest).filter((c) => !only || only.test(c.name));
-  const routesFile = path.join(DATA, 'ceiling-routes.json');
-  writeFileSync(routesFile, JSON.stringify(await prefetch(cases, server)));
-  const ceiling = await startCeiling(routesFile);
-  const rows = [];
-  for (const c of cases) {
-    const row = await measureCase(c, server, ceiling);
-    rows.push(row);
-    log(
-      `${row.name}: ${row.rps} req/s, p50 ${ms(row.p50)} ms, p99 ${ms(row.p99)} ms, ceiling ${row.ceilingRps} req/s`,
-    );
+  const postgres = CONFIG_NAMES.some((name) => CONFIGS[name].engine === 'postgres')
+    ? await preparePostgres(imported)
+    : null;
+  const sections = [];
+  for (const name of CONFIG_NAMES) {
+    const config = CONFIGS[name];
+    const database = config.engine === 'postgres' ? postgres.url : DB;
+    sections.push(await benchConfig(config, database, manifest));
   }
-  const stall =
-    only && !only.test('item detail') ? null : await stallCheck(server, cases, keys, walk.cursors);
-  const finalRss = Math.round(rssMb(server.pid));
-  server.child.kill('SIGTERM');
-  ceiling.child.kill('SIGTERM');
 
-  const { text, markdown } = table(rows);
   const loadAfter = os.loadavg().map((value) => value.toFixed(2));
   const summary = [
-    `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average before ${load.join(' ')}, after ${loadAfter.join(' ')}`,
+    `Machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average before ${load.join(' ')}, after ${loadAfter.join(' ')}. The load generator runs on the same cores as the server.`,
     `Dataset: ${BIG_ITEMS.toLocaleString('en')} items in one organization + ${SMALL_ORGS} organizations of 100; SQLite file ${imported.databaseMb} MB`,
     `Import of ${BIG_ITEMS.toLocaleString('en')} items (\`stockroom items import\`, NDJSON, search index included): ${imported.importSeconds} s (${imported.importRowsPerSecond.toLocaleString('en')} rows/s)${imported.reused ? ' [from an earlier run, --reuse]' : ''}`,
-    `Throughput: autocannon, ${THROUGHPUT_CONNECTIONS} connections, ${SECONDS} s after ${WARMUP} s warm-up; latency: ${LATENCY_CONNECTIONS} connections closed loop, ${SECONDS} s; server log level ${opts['log-level']}`,
   ];
-  if (stall) {
+  if (postgres) {
     summary.push(
-      `Event-loop stall check: item detail at ${stall.rate} req/s: alone p50 ${ms(stall.alone.p50)} / p99 ${ms(stall.alone.p99)} ms; while 4 connections fetch limit=1000 pages (${stall.pagesPerSecond} pages/s): p50 ${ms(stall.loaded.p50)} / p99 ${ms(stall.loaded.p99)} / max ${ms(stall.loaded.max)} ms`,
+      `Copy into PostgreSQL (\`stockroom db copy\`, trigram index maintained): ${postgres.copySeconds} s${postgres.reused ? ' [from an earlier run, --reuse]' : ''}`,
     );
   }
   summary.push(
-    `Server RSS: max ${Math.max(...rows.map((r) => r.rssMb))} MB during the cases, ${finalRss} MB at the end`,
+    `Throughput: autocannon, ${THROUGHPUT_CONNECTIONS} connections, ${SECONDS} s after ${WARMUP} s warm-up; latency: ${LATENCY_CONNECTIONS} connections closed loop, ${SECONDS} s; server log level ${opts['log-level']}`,
   );
-  process.stdout.write(`\n${summary.join('\n')}\n\n${text}\n\n`);
+  let text = `\n${summary.join('\n')}\n`;
+  let markdown = `${summary.map((line) => `- ${line}`).join('\n')}\n`;
+  for (const section of sections) {
+    const tables = table(section.rows);
+    const details = describeSection(section);
+    text += `\n${section.config.title}\n${details.join('\n')}\n\n${tables.text}\n`;
+    markdown += `\n### ${section.config.title}\n\n${details.map((line) => `- ${line}`).join('\n')}\n\n${tables.markdown}\n`;
+  }
+  process.stdout.write(`${text}\n`);
   const results = {
     date: new Date().toISOString(),
     quick: QUICK,
@@ -588,17 +713,12 @@ async function main() {
     loadBefore: load,
     loadAfter,
     imported,
-    walkSeconds: walk.walkSeconds,
-    rows,
-    stall,
-    finalRss,
+    postgres,
+    sections,
     totalSeconds: seconds(performance.now() - started),
   };
   writeFileSync(path.join(DATA, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(
-    path.join(DATA, 'results.md'),
-    `${summary.map((line) => `- ${line}`).join('\n')}\n\n${markdown}\n`,
-  );
+  writeFileSync(path.join(DATA, 'results.md'), markdown);
   log(
     `done in ${results.totalSeconds} s; results in ${path.relative(ROOT, DATA)}/results.{json,md}`,
   );
