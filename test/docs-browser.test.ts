@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PAGE_ORDER } from '../packages/server/src/docs/content.js';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
 
 /**
@@ -132,6 +133,27 @@ describe.skipIf(!hasChromium)('docs in a browser', () => {
     } finally {
       await phone.close();
     }
+  });
+
+  test('no page of either language overflows the narrowest phone', async () => {
+    // Long headings (`ORGANIZATION_NOT_FOUND`, `GET /api/v1/inventory/items`) must wrap; wide
+    // code blocks and tables scroll inside their own box instead of widening the page.
+    const narrow = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    const overflowing: string[] = [];
+    try {
+      for (const locale of ['en', 'es']) {
+        for (const slug of PAGE_ORDER) {
+          await narrow.goto(`${server.docsUrl}/${locale}/docs/${slug}`);
+          const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
+          if (width > 320) overflowing.push(`${locale}/${slug}: ${width}px`);
+        }
+      }
+      await narrow.goto(`${server.docsUrl}/en/docs/errors#organization_not_found`);
+      await narrow.screenshot({ path: path.join(SHOTS, 'errors-en-320.png') });
+    } finally {
+      await narrow.close();
+    }
+    expect(overflowing).toEqual([]);
   });
 
   test('no console errors, CSP violations or failed requests', () => {

@@ -246,11 +246,18 @@ describe('routes', () => {
     '/../../etc/passwd',
     '/en/docs//etc/passwd',
     '/en/docs/%252e%252e%252fpackage.json',
+    '/en/docs/..\\..\\package.json',
+    '/en/docs/%2e%2e%2f%2e%2e%2fen%2fintroduction.mdx',
+    '/en/docs/..%2f..%2f..%2fdocs%2fen%2fintroduction.mdx',
+    '/en/docs/%00',
+    '/en/docs/.mdx',
   ])('no path escapes the docs: %s', async (path) => {
     const response = await rawGet(docs.url, path);
     expect([400, 404]).toContain(response.status);
     expect(response.body).not.toContain('stockroom-monorepo');
     expect(response.body).not.toContain('root:');
+    // Nor is a page's source file ever served raw.
+    expect(response.body).not.toContain('title: Introduction');
   });
 
   test('other methods → 405 with Allow', async () => {

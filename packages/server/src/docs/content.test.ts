@@ -1,3 +1,5 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Root } from 'mdast';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -151,5 +153,41 @@ describe('a broken page stops the docs host at creation', () => {
       openapi: () => ({}),
     });
     await app.close();
+  });
+});
+
+describe('pages are processed once, at creation, and served from memory', () => {
+  test('editing, deleting or adding files afterwards changes nothing that is served', async () => {
+    const fixture = fixtureDocs({
+      'en/intro.mdx': page('Intro', 'First version.'),
+      'es/intro.mdx': page('Intro ES', 'Primera versión.'),
+    });
+    try {
+      const app = await createDocsApp({
+        docsDir: fixture.dir,
+        publicDocsUrl: 'https://docs.example.test',
+        publicApiUrl: 'https://api.example.test',
+        openapi: () => ({}),
+      });
+      const paths = ['/en/docs/intro', '/en/docs/intro.mdx', '/es/docs/intro.mdx', '/llms.txt'];
+      const before = await Promise.all(paths.map((url) => app.inject({ url })));
+      for (const response of before) expect(response.statusCode).toBe(200);
+      expect(before[1]?.body).toContain('First version.');
+
+      writeFileSync(path.join(fixture.dir, 'en/intro.mdx'), page('Changed', 'Second version.'));
+      rmSync(path.join(fixture.dir, 'es/intro.mdx'));
+      writeFileSync(path.join(fixture.dir, 'en/late.mdx'), page('Late', 'Added after start.'));
+
+      const after = await Promise.all(paths.map((url) => app.inject({ url })));
+      for (const [index, response] of after.entries()) {
+        expect(response.statusCode, paths[index]).toBe(200);
+        expect(response.body, paths[index]).toBe(before[index]?.body);
+        expect(response.headers.etag, paths[index]).toBe(before[index]?.headers.etag);
+      }
+      expect((await app.inject({ url: '/en/docs/late' })).statusCode).toBe(404);
+      await app.close();
+    } finally {
+      fixture.remove();
+    }
   });
 });

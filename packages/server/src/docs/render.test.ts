@@ -99,6 +99,15 @@ ${F}
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
+/** Every text and inline code value of a Markdown tree, run together. */
+function prose(tree: Root): string {
+  const values: string[] = [];
+  visit(tree, (node) => {
+    if (node.type === 'text' || node.type === 'inlineCode') values.push(node.value);
+  });
+  return values.join('');
+}
+
 function codeBlocks(tree: Root): Array<{ lang: string | null | undefined; value: string }> {
   const blocks: Array<{ lang: string | null | undefined; value: string }> = [];
   visit(tree, 'code', (node) => {
@@ -178,6 +187,30 @@ describe('processed Markdown of the repository pages', async () => {
         visit(output, 'link', (link) => {
           expect(link.url, `${locale}/${slug}`).toMatch(/^https?:\/\//);
         });
+      }
+    }
+  });
+
+  test('loses no words: every text, inline code and tab label of a page reaches its Markdown', async () => {
+    for (const locale of LOCALES) {
+      for (const [slug, source] of pages[locale]) {
+        const markdown = await (await fetch(`${docs.url}/${locale}/docs/${slug}.mdx`)).text();
+        const words = prose(parser.parse(markdown));
+        const expected: string[] = [];
+        visit(source.tree, (node) => {
+          if (node.type === 'text' || node.type === 'inlineCode') expected.push(node.value);
+          if (node.type === 'mdxJsxFlowElement' && node.name === 'Tab') {
+            for (const attribute of node.attributes) {
+              if (attribute.type === 'mdxJsxAttribute' && typeof attribute.value === 'string') {
+                expected.push(attribute.value);
+              }
+            }
+          }
+        });
+        expect(expected.length, `${locale}/${slug}`).toBeGreaterThan(0);
+        for (const value of expected) {
+          expect(words.includes(value), `${locale}/${slug}: "${value}"`).toBe(true);
+        }
       }
     }
   });

@@ -51,6 +51,8 @@ h1 { font-size: 2.1rem; line-height: 1.2; margin: 0.5rem 0 0.5rem; }
 .lead { font-size: 1.15rem; color: var(--muted); margin-top: 0; }
 h2 { font-size: 1.45rem; margin: 2.5rem 0 0.75rem; padding-bottom: 0.3rem; border-bottom: 1px solid var(--border); }
 h3 { font-size: 1.15rem; margin: 1.75rem 0 0.5rem; }
+/* Headings such as \`ORGANIZATION_NOT_FOUND\` or a long path must wrap on a narrow phone. */
+h1, h2, h3 { overflow-wrap: anywhere; }
 h2 code, h3 code { font-size: 0.9em; background: none; border: 0; padding: 0; }
 h2 .anchor, h3 .anchor { margin-left: 0.4rem; color: var(--muted); text-decoration: none; opacity: 0; }
 h2:hover .anchor, h3:hover .anchor, .anchor:focus { opacity: 1; }
@@ -105,5 +107,7 @@ img { max-width: 100%; }
   .sidebar ul { display: flex; gap: 0.35rem; overflow-x: auto; padding-bottom: 0.25rem; }
   .sidebar a { padding: 0.2rem 0.7rem; border: 1px solid var(--border); border-radius: 999px; font-size: 0.85rem; white-space: nowrap; }
   h1 { font-size: 1.7rem; }
+  /* Section links only show on hover, which phones lack; hidden, they cannot wrap onto a line of their own. */
+  h2 .anchor, h3 .anchor { display: none; }
 }
 `;
