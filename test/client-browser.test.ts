@@ -15,6 +15,8 @@ import { startTestServer, type TestServer } from '../packages/server/src/testing
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) {
+  // .ci/run installs Chromium and sets CI: there, a skipped browser test would hide a regression.
+  if (process.env.CI) throw new Error(`${CHROMIUM} is absent: CI must run the browser test`);
   console.warn(`client browser test skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
 }
 

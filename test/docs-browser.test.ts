@@ -15,6 +15,8 @@ const hasChromium = existsSync(CHROMIUM);
 const SHOTS = path.resolve(import.meta.dirname, '../test-results/docs-browser');
 
 if (!hasChromium) {
+  // .ci/run installs Chromium and sets CI: there, a skipped browser test would hide a regression.
+  if (process.env.CI) throw new Error(`${CHROMIUM} is absent: CI must run the browser test`);
   console.warn(`docs browser test skipped: ${CHROMIUM} is absent (apt-get install -y chromium)`);
 }
 

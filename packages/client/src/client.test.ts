@@ -358,6 +358,27 @@ describe('the key stays secret', () => {
     expect(inspect(stockroom.inventory, { depth: 10 })).not.toContain(KEY);
   });
 
+  it('refuses a key that cannot go in a header, without quoting it or sending anything', () => {
+    // fetch's own error for these quotes the whole Authorization header, key included.
+    for (const mangled of [`${KEY.slice(0, 20)}\n${KEY.slice(20)}`, `${KEY.slice(0, 20)}…`]) {
+      let error: unknown;
+      try {
+        new Stockroom({ baseUrl: 'http://127.0.0.1:9', apiKey: mangled });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/cannot be sent in an HTTP header/);
+      expect(inspect(error, { depth: 10 })).not.toContain(KEY.slice(11, 20));
+    }
+  });
+
+  it('drops whitespace around the key, such as the final newline of a key file', async () => {
+    const server = await peer((_req, res) => json(res, 200, { valid: true, key: {} }));
+    await client(server.url, { apiKey: ` ${KEY}\n` }).verifyKey();
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
   it('never shows in connection errors', async () => {
     const error = await client(await deadUrl(), { maxRetries: 0 })
       .verifyKey()

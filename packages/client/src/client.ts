@@ -36,6 +36,8 @@ export interface StockroomOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Visible ASCII only: what an HTTP header value can carry unchanged. */
+const HEADER_SAFE_KEY = /^[\x21-\x7e]+$/;
 const DEFAULT_MAX_RETRIES = 2;
 
 function env(name: string): string | undefined {
@@ -106,9 +108,18 @@ export class Stockroom {
   readonly #keyHint: string | null;
 
   constructor(options: StockroomOptions = {}) {
-    const apiKey = options.apiKey ?? env('STOCKROOM_API_KEY');
-    if (apiKey !== undefined && typeof apiKey !== 'string') {
+    const rawKey = options.apiKey ?? env('STOCKROOM_API_KEY');
+    if (rawKey !== undefined && typeof rawKey !== 'string') {
       throw new TypeError('Stockroom: apiKey must be a string.');
+    }
+    // Keys never contain whitespace: a final newline read from a file is not part of the key.
+    const apiKey = rawKey?.trim();
+    // Checked here rather than left to fetch, whose "invalid header value" error quotes the
+    // whole header (key included) and would otherwise surface as a retried ConnectionError.
+    if (apiKey && !HEADER_SAFE_KEY.test(apiKey)) {
+      throw new TypeError(
+        'Stockroom: apiKey contains a character that cannot be sent in an HTTP header (a space, a line break, or a non-ASCII character such as "…"). Copy the whole key again: it is sr_org_ or sr_usr_ followed by 38 letters and digits.',
+      );
     }
     if (apiKey?.startsWith('sr_org_') && isBrowser() && options.dangerouslyAllowBrowser !== true) {
       throw new Error(

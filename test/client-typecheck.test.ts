@@ -1,0 +1,138 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, expect, it } from 'vitest';
+
+/**
+ * One type-check of what must compile for readers of the client: the client's type tests
+ * (src/types.test-d.ts, also run by `npm run typecheck`) and the code in the client's README
+ * and in both languages' client-library page, against the client's sources. A renamed option,
+ * a changed return shape or a broken `fields` narrowing fails here instead of misleading a
+ * reader. A line the docs mark as a type error ("// type error", "// error de tipo") must be one.
+ */
+
+const run = promisify(execFile);
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const ROOT = path.resolve(import.meta.dirname, '..');
+const TYPE_TESTS = path.join(ROOT, 'packages/client/src/types.test-d.ts');
+const SOURCES = [
+  'packages/client/README.md',
+  'docs/en/client-library.mdx',
+  'docs/es/client-library.mdx',
+];
+
+interface Snippet {
+  file: string;
+  /** Where the block starts in its document, for the failure message. */
+  where: string;
+  code: string;
+  marksTypeError: boolean;
+}
+
+function snippets(relative: string): Snippet[] {
+  const lines = readFileSync(path.join(ROOT, relative), 'utf8').split('\n');
+  const found: Snippet[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(ts|js|typescript|javascript)\s*$/.test(lines[i] ?? '')) continue;
+    const start = i + 1;
+    while (i + 1 < lines.length && !(lines[i + 1] ?? '').startsWith('```')) i++;
+    const code = lines.slice(start, i + 1).join('\n');
+    found.push({
+      file: `${relative.replace(/[^a-z0-9]+/gi, '-')}-${found.length + 1}.ts`,
+      where: `${relative}:${start}`,
+      code,
+      marksTypeError: /\/\/ (type error|error de tipo)/.test(code),
+    });
+    i++;
+  }
+  return found;
+}
+
+/** Names the snippets use without defining them, as a reader's surrounding code would. */
+const CONTEXT = `import type * as Client from '@stockroom/client';
+declare const stockroom: Client.Stockroom;
+declare const itemId: string;
+declare const id: string;
+declare const apiKey: string;
+declare const baseUrl: string;
+declare let total: number;
+declare const process: { env: Record<string, string | undefined> };
+declare const require: (id: '@stockroom/client') => typeof Client;
+`;
+
+/** Imports stay at the top; the rest becomes a function body, where `return` is allowed. */
+function toModule(snippet: Snippet): string {
+  const imports: string[] = [];
+  const body: string[] = [];
+  let inImport = false;
+  for (const line of snippet.code.split('\n')) {
+    if (inImport || line.startsWith('import ')) {
+      imports.push(line);
+      inImport = !/ from '[^']+';\s*$/.test(line);
+      continue;
+    }
+    if (/\/\/ (type error|error de tipo)/.test(line)) {
+      body.push(`${line.match(/^\s*/)?.[0] ?? ''}// @ts-expect-error the docs say so`);
+    }
+    body.push(line);
+  }
+  // A reference block such as the options listing uses the class without importing it.
+  if (!/\bStockroom\b/.test(imports.join('\n')) && !/require\(/.test(snippet.code)) {
+    imports.push(`import { Stockroom } from '@stockroom/client';`);
+  }
+  return `${imports.join('\n')}\n${CONTEXT}\nexport async function example() {\n${body.join('\n')}\n}\n`;
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-client-docs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('the type tests and every TypeScript and JavaScript example of the client docs type-check', async () => {
+  const all = SOURCES.flatMap(snippets);
+  for (const source of SOURCES) {
+    const own = all.filter((snippet) => snippet.where.startsWith(`${source}:`));
+    expect(own.length, `${source} has code examples`).toBeGreaterThanOrEqual(5);
+    // Each document shows the narrowing of `fields` with a line that must not compile.
+    expect(
+      own.some((snippet) => snippet.marksTypeError),
+      `${source} marks a type error`,
+    ).toBe(true);
+  }
+  for (const snippet of all) writeFileSync(path.join(dir, snippet.file), toModule(snippet));
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'Preserve',
+        moduleResolution: 'Bundler',
+        strict: true,
+        noEmit: true,
+        types: [],
+        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+        skipLibCheck: true,
+        // The type tests below are written for the repository's settings.
+        noUncheckedIndexedAccess: true,
+        paths: { '@stockroom/client': [path.join(ROOT, 'packages/client/src/index.ts')] },
+      },
+      include: ['*.ts'],
+      // The client's own type tests, so that `npm test` runs them too (not only typecheck).
+      files: [TYPE_TESTS],
+    }),
+  );
+  const { stdout } = await run(process.execPath, [TSC, '-p', dir, '--pretty', 'false']).catch(
+    (error: { stdout: string }) => ({ stdout: error.stdout }),
+  );
+  // Name each failure by the document and line of its example, not the scratch file.
+  const report = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const file = /([^/\\]+\.ts)\((\d+),\d+\): (.*)$/.exec(line);
+      const snippet = file && all.find((s) => s.file === file[1]);
+      return snippet && file ? `${snippet.where} (the block starting there): ${file[3]}` : line;
+    });
+  expect(report).toEqual([]);
+}, 60_000);
