@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,6 +98,18 @@ describe('first run', () => {
     }
     const items = JSON.parse(execFileSync('sh', ['-c', `${commands[2]?.trim()} -s`]).toString());
     expect(items.count).toBe(5);
+    // The demo catalogue: about 50 items, every status, custom fields to look at.
+    const key = /\n {2}(sr_org_[0-9A-Za-z]{38})\n/.exec(banner)?.[1] ?? '';
+    const all = (await (
+      await fetch(`${apiUrl}/api/v1/inventory/items?limit=1000`, { headers: { 'x-api-key': key } })
+    ).json()) as { count: number; data: Array<{ status: string; customFields: object }> };
+    expect(all.count).toBeGreaterThanOrEqual(40);
+    expect(all.count).toBeLessThanOrEqual(60);
+    expect(new Set(all.data.map((item) => item.status))).toEqual(
+      new Set(['Draft', 'Active', 'Inactive', 'Discontinued']),
+    );
+    const withCustomFields = all.data.filter((item) => Object.keys(item.customFields).length > 0);
+    expect(withCustomFields.length).toBeGreaterThan(all.count / 2);
     const docs = await fetch(`${docsUrl}/openapi.json`);
     expect(docs.status).toBe(200);
     child.kill('SIGTERM');
@@ -119,6 +132,37 @@ describe('first run', () => {
       expect(banner).not.toContain('sr_org_');
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    }
+  });
+
+  it('exits 1 with one line, serving nothing, when the docs port is taken', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const docsPort = (taken.address() as net.AddressInfo).port;
+    try {
+      const env: Record<string, string | undefined> = {
+        ...process.env,
+        PORT: '0',
+        DOCS_PORT: String(docsPort),
+        LOG_LEVEL: 'warn',
+      };
+      delete env.DATABASE_URL;
+      const child = spawn(process.execPath, [BIN, 'serve', '--no-demo'], {
+        cwd: freshDir(),
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      // Before the fix the API host kept listening and the process never exited.
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toMatch(new RegExp(`^stockroom: .*EADDRINUSE.*:${docsPort}\n$`));
+    } finally {
+      taken.close();
     }
   });
 

@@ -83,8 +83,12 @@ function corsOrigins(raw: string | undefined): '*' | string[] {
     .split(',')
     .map((o) => o.trim())
     .filter(Boolean);
-  for (const origin of origins) url('CORS_ORIGINS', origin);
-  return origins;
+  // Browsers send the bare origin (scheme, host, port): "https://shop.example/" or one with a
+  // path would otherwise never match, so each entry is reduced to its origin.
+  return origins.map((origin) => {
+    url('CORS_ORIGINS', origin);
+    return new URL(origin).origin;
+  });
 }
 
 /** A SQLite path relative to the working directory, or a PostgreSQL URL untouched. */
@@ -113,6 +117,14 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`);
   }
+  const apiPort = port('PORT', merged.PORT, 3000);
+  const docsPort = port('DOCS_PORT', merged.DOCS_PORT, 3001);
+  // Both hosts bind HOST: one port for both would start the API and then fail on the docs.
+  if (apiPort !== 0 && apiPort === docsPort) {
+    throw new ConfigError(
+      `PORT and DOCS_PORT must differ (the API and the docs are two hosts), both are ${apiPort}`,
+    );
+  }
   return {
     databaseUrl: resolveDatabaseUrl(merged.DATABASE_URL),
     databasePoolSize: positiveInt('DATABASE_POOL_SIZE', merged.DATABASE_POOL_SIZE, 10, 1000),
@@ -123,8 +135,8 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
       600_000,
     ),
     redisUrl,
-    port: port('PORT', merged.PORT, 3000),
-    docsPort: port('DOCS_PORT', merged.DOCS_PORT, 3001),
+    port: apiPort,
+    docsPort,
     host: merged.HOST || '127.0.0.1',
     workers: workers(merged.WORKERS),
     publicApiUrl: url('PUBLIC_API_URL', merged.PUBLIC_API_URL),

@@ -91,12 +91,16 @@ export async function startServer(
     ...(logger ? { logger } : {}),
     ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
   });
+  // Closed again if the start fails half-way (e.g. the docs port is taken once the API
+  // listens): a process that could not start must not keep serving one of its hosts.
+  const apps: FastifyInstance[] = [];
   try {
     await services.store.migrate();
     const demo = (await shouldSeed(config, services, options.demo ?? false))
       ? await seedDemo(services.store)
       : null;
     const api = await createApiApp(services, { logger: logger || false });
+    apps.push(api);
     const docs = await createDocsApp({
       docsDir: options.docsDir ?? DOCS_DIR,
       publicDocsUrl: docsUrl,
@@ -104,6 +108,7 @@ export async function startServer(
       openapi: () => api.swagger(),
       logger: false,
     });
+    apps.push(docs);
     // close() closes the connections idle at that moment. One serving a request in flight
     // would stay open after its response (keep-alive) and hold close() up for the keep-alive
     // timeout (72 s): such responses ask the client to hang up, as Fastify does for requests
@@ -134,6 +139,7 @@ export async function startServer(
       },
     };
   } catch (error) {
+    await Promise.allSettled(apps.map((app) => app.close()));
     await services.close();
     throw error;
   }

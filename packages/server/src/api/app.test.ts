@@ -1,9 +1,32 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { expectApiError, untilChanged } from '../testing/security-suite.js';
 
 const ITEMS = '/api/v1/inventory/items';
+
+/** One request through node:http, for what fetch will not send (TRACE, repeated headers). */
+function rawRequest(
+  url: string,
+  method: string,
+  headers: string[] = [],
+): Promise<{ status: number; allow: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    // A raw header list replaces Node's defaults, Host included.
+    const host = new URL(url).host;
+    const outgoing = httpRequest(url, { method, headers: ['Host', host, ...headers] }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, allow: res.headers.allow, body }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
 
 describe('the API host', () => {
   let server: TestServer;
@@ -25,10 +48,55 @@ describe('the API host', () => {
   });
 
   it('answers other methods with a JSON 405 and Allow', async () => {
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      const response = await server.request(ITEMS, { method, key: server.demo.key });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'SEARCH', 'MKCOL']) {
+      const response = await server.request(`${ITEMS}?limit=1`, { method, key: server.demo.key });
       expectApiError(response, 405, 'METHOD_NOT_ALLOWED');
       expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    }
+  });
+
+  it('answers 405 to a write method whatever its body', async () => {
+    for (const [type, body] of [
+      ['application/json', '{not json'],
+      ['application/xml', '<item/>'],
+    ]) {
+      const response = await server.request(ITEMS, {
+        method: 'POST',
+        headers: { 'content-type': type as string },
+        body,
+      });
+      expectApiError(response, 405, 'METHOD_NOT_ALLOWED');
+    }
+  });
+
+  it('answers TRACE on a known path with 405 and on an unknown path with 404', async () => {
+    // fetch refuses to send TRACE, so this one goes through node:http.
+    const trace = (path: string) => rawRequest(`${server.apiUrl}${path}`, 'TRACE');
+    const known = await trace('/api/v1/health');
+    expect(known.status).toBe(405);
+    expect(known.allow).toBe('GET, HEAD, OPTIONS');
+    expect(JSON.parse(known.body).error.code).toBe('METHOD_NOT_ALLOWED');
+    const unknown = await trace('/api/v1/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).error.code).toBe('ROUTE_NOT_FOUND');
+  });
+
+  it('reads repeated key headers one by one: the same key is fine, two different keys conflict', async () => {
+    // fetch merges repeated headers, so these go through node:http with raw header lists.
+    const other = (await server.createKey({ organizationId: server.demo.organizationId })).key;
+    const send = (headers: string[]) =>
+      rawRequest(`${server.apiUrl}/api/v1/organization`, 'GET', headers);
+    const key = server.demo.key;
+    expect((await send(['x-api-key', key, 'x-api-key', key])).status).toBe(200);
+    expect((await send(['Authorization', `Bearer ${key}`, 'x-api-key', key])).status).toBe(200);
+    for (const headers of [
+      ['x-api-key', key, 'x-api-key', other],
+      ['Authorization', `Bearer ${key}`, 'Authorization', `Bearer ${other}`],
+      ['Authorization', `Bearer ${other}`, 'Authorization', `Bearer ${key}`],
+    ]) {
+      const response = await send(headers);
+      expect(response.status).toBe(401);
+      expect(JSON.parse(response.body).error.code).toBe('CONFLICTING_API_KEYS');
     }
   });
 
@@ -56,6 +124,8 @@ describe('the API host', () => {
       },
     });
     expect(response.status).toBe(204);
+    // Every response carries x-request-id, preflights included.
+    expect(response.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-headers')).toBe(
       'authorization, content-type, x-api-key, if-none-match',

@@ -34,6 +34,14 @@ const ROUTES = [
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ALLOW = 'GET, HEAD, OPTIONS';
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** The paths of ROUTES: other methods on them answer 405 rather than 404. */
+const KNOWN_PATHS: readonly string[] = [
+  '/api/v1/health',
+  '/api/v1/auth/verify',
+  '/api/v1/organization',
+  '/api/v1/inventory/items',
+  '/api/v1/inventory/item',
+];
 
 export interface ApiAppOptions {
   /** The process logger; none when omitted. */
@@ -105,6 +113,19 @@ export async function createApiApp(
     },
   });
 
+  // Hooks in callback style: no promise per request where nothing is awaited. Added before
+  // CORS, whose hook answers preflights itself: they carry x-request-id too.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    // At debug level, so an operator (or a drain test) can tell a request was accepted.
+    request.log.debug(
+      { method: request.method, route: request.routeOptions.url ?? null, requestId: request.id },
+      'request received',
+    );
+    done();
+  });
+
   await app.register(cors, {
     origin: services.config.corsOrigins === '*' ? '*' : services.config.corsOrigins,
     methods: ['GET', 'HEAD', 'OPTIONS'],
@@ -122,17 +143,6 @@ export async function createApiApp(
     strictPreflight: false,
   });
 
-  // Hooks in callback style: no promise per request where nothing is awaited.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    // At debug level, so an operator (or a drain test) can tell a request was accepted.
-    request.log.debug(
-      { method: request.method, route: request.routeOptions.url ?? null, requestId: request.id },
-      'request received',
-    );
-    done();
-  });
   app.addHook('onRequest', authenticate(services));
   app.addHook('preHandler', authorize(services));
 
@@ -196,42 +206,48 @@ export async function createApiApp(
     );
   });
 
-  app.setNotFoundHandler(async (request, reply) =>
+  const methodNotAllowed = (request: FastifyRequest, reply: FastifyReply, url: string) =>
     sendError(
       services,
       request,
       reply,
       new ApiError(
-        'ROUTE_NOT_FOUND',
-        `No endpoint at ${request.method} ${request.url.split('?')[0]}. The API lives under /api/v1/; see the API reference.`,
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed on ${url}; the API is read-only: use GET or HEAD.`,
       ),
-    ),
-  );
+    );
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] as string;
+    // Any other method on a known path (POST, DELETE, TRACE, PROPFIND, …) is a 405, not a 404.
+    if (KNOWN_PATHS.includes(path)) return methodNotAllowed(request, reply, path);
+    return sendError(
+      services,
+      request,
+      reply,
+      new ApiError(
+        'ROUTE_NOT_FOUND',
+        `No endpoint at ${request.method} ${path}. The API lives under /api/v1/; see the API reference.`,
+      ),
+    );
+  });
 
   for (const route of ROUTES) route(app, services);
 
-  // Known paths answer other methods with 405 and the methods they do allow.
-  for (const url of [
-    '/api/v1/health',
-    '/api/v1/auth/verify',
-    '/api/v1/organization',
-    '/api/v1/inventory/items',
-    '/api/v1/inventory/item',
-  ]) {
+  // The common write methods get explicit routes (their log lines then name the route); every
+  // other method on these paths reaches the not-found handler above, which answers 405 too.
+  // They answer in onRequest, before any body is read: a POST with a malformed or unsupported
+  // body is still a 405, not a 400 about the body.
+  for (const url of KNOWN_PATHS) {
     app.route({
       method: [...OTHER_METHODS],
       url,
       schema: { hide: true } as never,
-      handler: async (request, reply) =>
-        sendError(
-          services,
-          request,
-          reply,
-          new ApiError(
-            'METHOD_NOT_ALLOWED',
-            `${request.method} is not allowed on ${url}; the API is read-only: use GET or HEAD.`,
-          ),
-        ),
+      // Replying from a hook ends the request there (done is not called, as Fastify asks).
+      onRequest: (request, reply, _done) => {
+        methodNotAllowed(request, reply, url);
+      },
+      handler: async (request, reply) => methodNotAllowed(request, reply, url),
     });
   }
 

@@ -39,17 +39,30 @@ declare module 'fastify' {
 export const WWW_AUTHENTICATE = 'Bearer realm="stockroom"';
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  return Array.isArray(value) ? value.join(',') : value;
+/**
+ * Every value of the two key headers, each repetition apart: Node joins repeated x-api-key
+ * headers with ", " and keeps only the first Authorization header, which would turn a repeated
+ * key into a malformed one and hide a second, different Bearer key.
+ */
+function keyHeaders(request: FastifyRequest): { apiKeys: string[]; authorizations: string[] } {
+  const apiKeys: string[] = [];
+  const authorizations: string[] = [];
+  const raw = request.raw.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = (raw[i + 1] as string).trim();
+    if (value === '') continue;
+    if (name === 'x-api-key') apiKeys.push(value);
+    else if (name === 'authorization') authorizations.push(value);
+  }
+  return { apiKeys, authorizations };
 }
 
 /** Reads the key from `x-api-key` or `Authorization: Bearer`, refusing two different keys. */
 export function extractKey(request: FastifyRequest): string {
-  const apiKeyHeader = headerValue(request.headers['x-api-key'])?.trim();
-  const authorization = headerValue(request.headers.authorization)?.trim();
-  let bearer: string | undefined;
-  if (authorization !== undefined && authorization !== '') {
+  const { apiKeys, authorizations } = keyHeaders(request);
+  const keys = [...apiKeys];
+  for (const authorization of authorizations) {
     const match = BEARER.exec(authorization);
     if (!match) {
       throw new ApiError(
@@ -57,20 +70,20 @@ export function extractKey(request: FastifyRequest): string {
         'The Authorization header must be "Bearer <API_KEY>"; or send the key in the x-api-key header.',
       );
     }
-    bearer = match[1];
+    keys.push(match[1] as string);
   }
-  const apiKey = apiKeyHeader === '' ? undefined : apiKeyHeader;
-  if (apiKey !== undefined && bearer !== undefined && apiKey !== bearer) {
-    throw new ApiError(
-      'CONFLICTING_API_KEYS',
-      'The x-api-key and Authorization headers carry different keys; send one key in one header.',
-    );
-  }
-  const key = apiKey ?? bearer;
+  const key = keys[0];
   if (key === undefined) {
     throw new ApiError(
       'MISSING_API_KEY',
       'No API key was sent. Send it as "x-api-key: <API_KEY>" or "Authorization: Bearer <API_KEY>".',
+    );
+  }
+  // The same key in both headers (or repeated) is fine; two different keys are ambiguous.
+  if (keys.some((other) => other !== key)) {
+    throw new ApiError(
+      'CONFLICTING_API_KEYS',
+      'The x-api-key and Authorization headers carry different keys; send one key in one header.',
     );
   }
   return key;

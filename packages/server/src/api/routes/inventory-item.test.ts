@@ -68,6 +68,17 @@ describe('GET /api/v1/inventory/item', () => {
     expect(response.text).not.toContain('Secret');
   });
 
+  it('ranks a repeated parameter above a missing itemId, and a missing itemId above an invalid one', async () => {
+    const repeated = await get('?fields=name&fields=sku');
+    expectApiError(repeated, 400, 'INVALID_PARAMETER');
+    expect(repeated.body.error.param).toBe('fields');
+    expect(repeated.body.error.message).toContain('"itemId" is required');
+    const missing = await get('?fields=price');
+    expectApiError(missing, 400, 'MISSING_PARAMETER');
+    expect(missing.body.error.param).toBe('itemId');
+    expect(missing.body.error.message).toContain('Invalid fields "price"');
+  });
+
   it('ranks an unknown parameter above a missing itemId', async () => {
     const response = await get('?foo=1');
     expectApiError(response, 400, 'UNKNOWN_PARAMETER');

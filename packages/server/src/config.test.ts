@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveDatabaseUrl } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      docsPort: 3001,
+      host: '127.0.0.1',
+      workers: 1,
+      corsOrigins: '*',
+      trustProxy: false,
+      logLevel: 'info',
+      nodeEnv: 'development',
+      redisUrl: undefined,
+    });
+    expect(config.databaseUrl).toBe(path.resolve('data/stockroom.db'));
+  });
+
+  it('lets flags (overrides) beat the environment', () => {
+    expect(loadConfig({ PORT: '4000' }, { PORT: '5000' }).port).toBe(5000);
+    expect(loadConfig({ PORT: '4000' }, { PORT: undefined }).port).toBe(4000);
+  });
+
+  it('refuses one port for both hosts, naming both variables', () => {
+    expect(() => loadConfig({ PORT: '4000', DOCS_PORT: '4000' })).toThrow(
+      /^PORT and DOCS_PORT must differ .* both are 4000$/,
+    );
+    expect(() => loadConfig({ DOCS_PORT: '3000' })).toThrow(ConfigError);
+    // 0 means "any free port": two of them never collide.
+    expect(loadConfig({ PORT: '0', DOCS_PORT: '0' })).toMatchObject({ port: 0, docsPort: 0 });
+  });
+
+  it('reduces CORS_ORIGINS entries to the origin a browser sends', () => {
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://shop.example/, http://localhost:5173/app' }).corsOrigins,
+    ).toEqual(['https://shop.example', 'http://localhost:5173']);
+    expect(() => loadConfig({ CORS_ORIGINS: 'shop.example' })).toThrow(/^CORS_ORIGINS must/);
+  });
+
+  it.each([
+    [{ PORT: '65536' }, /^PORT must be a port number/],
+    [{ DOCS_PORT: 'x' }, /^DOCS_PORT must be a port number/],
+    [{ WORKERS: '0' }, /^WORKERS must be/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL must start with/],
+    [{ PUBLIC_DOCS_URL: 'docs.example' }, /^PUBLIC_DOCS_URL must be an absolute/],
+  ])('names the variable of a bad setting: %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('resolveDatabaseUrl', () => {
+  it('resolves SQLite paths against the working directory and keeps PostgreSQL URLs', () => {
+    expect(resolveDatabaseUrl(undefined, '/srv/app')).toBe('/srv/app/data/stockroom.db');
+    expect(resolveDatabaseUrl('file:db/x.db', '/srv/app')).toBe('/srv/app/db/x.db');
+    expect(resolveDatabaseUrl('postgres://u@h/db', '/srv/app')).toBe('postgres://u@h/db');
+  });
+});
