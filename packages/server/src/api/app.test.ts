@@ -47,6 +47,27 @@ describe('the API host', () => {
     }
   });
 
+  it('writes the error envelope in the documented key order, param before docUrl', async () => {
+    const withParam = await server.request(`${ITEMS}?limit=0`, { key: server.demo.key });
+    expectApiError(withParam, 400, 'INVALID_PARAMETER');
+    expect(Object.keys(withParam.body.error)).toEqual([
+      'code',
+      'message',
+      'status',
+      'requestId',
+      'param',
+      'docUrl',
+    ]);
+    const withoutParam = await server.request(ITEMS);
+    expect(Object.keys(withoutParam.body.error)).toEqual([
+      'code',
+      'message',
+      'status',
+      'requestId',
+      'docUrl',
+    ]);
+  });
+
   it('answers other methods with a JSON 405 and Allow', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'SEARCH', 'MKCOL']) {
       const response = await server.request(`${ITEMS}?limit=1`, { method, key: server.demo.key });

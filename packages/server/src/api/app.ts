@@ -57,9 +57,12 @@ function sendError(
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
   if (error.status === 405) reply.header('allow', ALLOW);
+  // JSON.stringify keeps the envelope's documented key order (`param` before `docUrl`); the
+  // schema serializer would move the optional `param` last.
   return reply
     .code(error.status)
     .type('application/json; charset=utf-8')
+    .serializer(JSON.stringify)
     .send(errorBody(error, request.id, services.publicDocsUrl));
 }
 
