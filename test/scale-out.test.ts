@@ -160,11 +160,10 @@ function rateLimitExactness(processes: () => ServeProcess[], store: () => Store)
   });
 }
 
-async function startFour(env: Record<string, string>): Promise<ServeProcess[]> {
+/** Into `processes` as each is ready, so afterAll stops those started before a failure. */
+async function startFour(processes: ServeProcess[], env: Record<string, string>): Promise<void> {
   // One after the other: they migrate the same database at boot.
-  const processes: ServeProcess[] = [];
   for (let i = 0; i < 4; i++) processes.push(await startServeProcess(env));
-  return processes;
 }
 
 describe.skipIf(announceSkip('scale-out on PostgreSQL', pgSkip))(
@@ -172,12 +171,12 @@ describe.skipIf(announceSkip('scale-out on PostgreSQL', pgSkip))(
   () => {
     let schema: TestSchema;
     let store: PostgresStore;
-    let processes: ServeProcess[] = [];
+    const processes: ServeProcess[] = [];
     beforeAll(async () => {
       schema = await createTestSchema();
       store = new PostgresStore(schema.url);
       await store.migrate();
-      processes = await startFour({ DATABASE_URL: schema.url, DATABASE_POOL_SIZE: '4' });
+      await startFour(processes, { DATABASE_URL: schema.url, DATABASE_POOL_SIZE: '4' });
     }, 120_000);
     afterAll(async () => {
       await Promise.all(processes.map((p) => p.stop()));
@@ -203,13 +202,13 @@ describe.skipIf(announceSkip('scale-out on PostgreSQL', pgSkip))(
 describe('four processes on one SQLite file', () => {
   let dir: string;
   let store: SqliteStore;
-  let processes: ServeProcess[] = [];
+  const processes: ServeProcess[] = [];
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'stockroom-scale-'));
     const file = path.join(dir, 'stockroom.db');
     store = new SqliteStore(file);
     await store.migrate();
-    processes = await startFour({ DATABASE_URL: file });
+    await startFour(processes, { DATABASE_URL: file });
   }, 120_000);
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));

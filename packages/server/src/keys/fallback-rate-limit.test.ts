@@ -85,6 +85,43 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
     }
   });
 
+  it('falls back while Redis hangs (connected, silent), and returns to it when it answers', async () => {
+    const logs: string[] = [];
+    const redis = new RedisRateLimiter(redisServer.url, { commandTimeoutMs: 200 });
+    const fallback = new CountingLimiter();
+    const limiter = new FallbackRateLimiter(redis, fallback, {
+      warn: (_o, message) => logs.push(message),
+      info: (_o, message) => logs.push(message),
+    });
+    const key = newId();
+    const policy = { max: 100, windowSeconds: 3600 };
+    try {
+      await redis.connect();
+      await limiter.hit(key, policy);
+      redisServer.pause();
+      try {
+        const during = await Promise.all(Array.from({ length: 5 }, () => limiter.hit(key, policy)));
+        expect(during.every((r) => r.allowed)).toBe(true);
+        expect(fallback.hits).toBe(5);
+        expect(await limiter.health()).toEqual({ redis: 'down' });
+      } finally {
+        redisServer.resume();
+      }
+      // The same Redis, its counter intact: one hit before, this one, and whatever of the
+      // timed-out hits it applied when it woke up (each a stricter count, never a laxer one).
+      const after = await limiter.hit(key, policy);
+      expect(after.remaining).toBeLessThanOrEqual(98);
+      expect(fallback.hits).toBe(5);
+      expect(await limiter.health()).toEqual({ redis: 'ok' });
+      expect(logs).toEqual([
+        'Redis is unreachable: rate limits fall back to the local limiter until it returns',
+        'Redis is reachable again: rate limits are shared through it',
+      ]);
+    } finally {
+      await limiter.close();
+    }
+  });
+
   it('starts (degraded) when Redis is down at boot', async () => {
     const down = await privateRedis();
     const redis = new RedisRateLimiter(down.url);

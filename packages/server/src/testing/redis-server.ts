@@ -27,6 +27,10 @@ export interface PrivateRedis {
   start(): Promise<void>;
   /** Kills it outright, as a crash would. */
   kill(): Promise<void>;
+  /** Stops it (SIGSTOP): connections stay open and nothing answers, as in a hang. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void;
 }
 
 export async function privateRedis(): Promise<PrivateRedis> {
@@ -57,10 +61,17 @@ export async function privateRedis(): Promise<PrivateRedis> {
         started.once('exit', onExit);
       });
     },
+    pause() {
+      child?.kill('SIGSTOP');
+    },
+    resume() {
+      child?.kill('SIGCONT');
+    },
     async kill() {
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
       child = null;
+      // SIGKILL ends a stopped process too; SIGCONT first is not needed.
       running.kill('SIGKILL');
       await once(running, 'exit');
     },

@@ -21,7 +21,7 @@ const NETWORK_CODES = new Set([
 ]);
 /** node-postgres reports these without a code. */
 const POOL_MESSAGES =
-  /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|Cannot use a pool after calling end|Client was closed and is not queryable/i;
+  /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection error and is not queryable|Cannot use a pool after calling end|Client was closed and is not queryable/i;
 
 export function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -37,7 +37,7 @@ export function toStoreError(error: unknown): unknown {
   if (error instanceof StoreUnavailableError || error instanceof StoreConflictError) return error;
   if (isUnavailable(error)) {
     const code = (error as { code?: string }).code;
-    if (code === '57014') {
+    if (code === '57014' || (error as Error | null)?.message === 'Query read timeout') {
       return new StoreUnavailableError('the database did not answer within its deadline');
     }
     return new StoreUnavailableError(`the database is unavailable: ${(error as Error).message}`);

@@ -35,6 +35,10 @@ export function createPool(connectionString: string, options: PostgresOptions = 
     // longer than a statement under load; a refused connection fails at once either way.
     connectionTimeoutMillis: Math.max(timeoutMs, 3000),
     statement_timeout: timeoutMs,
+    // statement_timeout is kept by the server, so it cannot fire when the server hangs or the
+    // network drops packets; the client stops waiting at twice the deadline (at least a
+    // second more), and the connection, answer pending, is discarded (errors.ts: 503).
+    query_timeout: timeoutMs + Math.max(timeoutMs, 1000),
     // A transaction left open by a bug must not hold locks forever.
     idle_in_transaction_session_timeout: Math.max(timeoutMs * 6, 60_000),
     idleTimeoutMillis: 30_000,

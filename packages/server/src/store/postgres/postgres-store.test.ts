@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSchema, holdLocks, type TestSchema } from '../../testing/postgres.js';
 import { announceSkip, postgresUnavailable } from '../../testing/services.js';
+import { tcpProxy } from '../../testing/tcp-proxy.js';
 import { StoreUnavailableError } from '../types.js';
 import { PostgresStore } from './postgres-store.js';
 
@@ -60,6 +61,33 @@ describe.skipIf(skip)('PostgresStore', () => {
     }
     // The pool recovers: the connections that timed out are usable again.
     expect(await store.writeItems(org.id, [{ name: 'x' }])).toEqual(['created']);
+  });
+
+  it('turns a server that stops answering mid-connection (partition, hang) into StoreUnavailableError', async () => {
+    // statement_timeout is enforced by the server: when the server or the network goes silent
+    // it cannot fire, and only a deadline kept by the client ends the wait.
+    const target = new URL(schema.url);
+    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    target.hostname = proxy.host;
+    target.port = String(proxy.port);
+    const cut = new PostgresStore(target.toString(), { timeoutMs: 300 });
+    try {
+      const org = await cut.createOrganization({ name: 'P', slug: 'partition', features: [] });
+      proxy.freeze();
+      // A pooled connection that goes silent, then a transaction.
+      await expect(cut.listItems(org.id, { limit: 1 })).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      await expect(cut.writeItems(org.id, [{ name: 'x' }])).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      proxy.thaw();
+      // The silent connections were discarded: the pool serves again.
+      expect(await cut.writeItems(org.id, [{ name: 'x' }])).toEqual(['created']);
+    } finally {
+      await proxy.close();
+      await cut.close();
+    }
   });
 
   it('reports a closed store as unavailable', async () => {
