@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
@@ -28,6 +29,34 @@ function rawRequest(
   });
 }
 
+/** Bytes straight to the socket, for what no HTTP client will send; resolves with the reply. */
+function rawExchange(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    let reply = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      reply += chunk;
+    });
+    socket.on('end', () => resolve(reply));
+    socket.on('error', reject);
+  });
+}
+
+/** A raw HTTP reply split into status, lower-cased headers and body. */
+function parseRaw(reply: string) {
+  const [head = '', body = ''] = reply.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = new Map(
+    lines.map((line) => {
+      const at = line.indexOf(':');
+      return [line.slice(0, at).toLowerCase(), line.slice(at + 1).trim()] as const;
+    }),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
 describe('the API host', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -45,6 +74,104 @@ describe('the API host', () => {
     ]) {
       expectApiError(await server.request(path), 404, 'ROUTE_NOT_FOUND');
     }
+  });
+
+  it('answers a path with a malformed percent-encoding in the envelope, like any unknown path', async () => {
+    for (const path of ['/api/v1/%', '/api/v1/inventory/items%', '/api/v1/%E0%A4%A?limit=1']) {
+      const response = await server.request(path, {
+        headers: { origin: 'https://shop.example', 'x-request-id': 'bad-url-1' },
+      });
+      expectApiError(response, 404, 'ROUTE_NOT_FOUND');
+      expect(response.body.error.message).toContain('malformed percent-encoding');
+      expect(response.body.error.message).toContain('%25');
+      expect(response.body.error.requestId).toBe('bad-url-1');
+      expect(response.headers.get('x-request-id')).toBe('bad-url-1');
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-expose-headers')).toContain('x-request-id');
+    }
+    expect(server.logs.filter((entry) => entry.requestId === 'bad-url-1')).toMatchObject([
+      { method: 'GET', route: null, status: 404 },
+      { method: 'GET', route: null, status: 404 },
+      { method: 'GET', route: null, status: 404 },
+    ]);
+  });
+
+  it('answers an overlong path in the envelope without echoing all of it', async () => {
+    const response = await server.request(`/api/v1/${'a'.repeat(5000)}`);
+    expectApiError(response, 404, 'ROUTE_NOT_FOUND');
+    expect(response.body.error.message.length).toBeLessThan(400);
+  });
+
+  it('answers headers too large to read in the envelope, with a request id and a log line', async () => {
+    const response = await server.request('/api/v1/health', {
+      headers: { 'x-padding': 'a'.repeat(20_000) },
+    });
+    expectApiError(response, 400, 'INVALID_PARAMETER');
+    expect(response.body.error.message).toMatch(/headers are larger .*Send fewer or shorter/);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const id = response.headers.get('x-request-id');
+    expect(id).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+    expect(response.body.error.requestId).toBe(id);
+    expect(server.logs.find((entry) => entry.requestId === id)).toMatchObject({ status: 400 });
+  });
+
+  it('answers a request that is not HTTP in the envelope', async () => {
+    const reply = parseRaw(await rawExchange(server.apiUrl, 'GARBAGE\r\n\r\n'));
+    expect(reply.status).toBe(400);
+    expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(reply.body);
+    expect(body.error).toMatchObject({ code: 'INVALID_PARAMETER', status: 400 });
+    expect(body.error.message).toMatch(/not valid HTTP/);
+    expect(body.error.requestId).toBe(reply.headers.get('x-request-id'));
+  });
+
+  it('answers OPTIONS on an unknown path with 404; preflights on every known path still work', async () => {
+    const preflight = {
+      origin: 'https://shop.example',
+      'access-control-request-method': 'GET',
+    };
+    for (const path of ['/api/v1/nope', '/', '/api/v1/health/']) {
+      const response = await server.request(path, { method: 'OPTIONS', headers: preflight });
+      expectApiError(response, 404, 'ROUTE_NOT_FOUND');
+      expect(response.headers.get('access-control-allow-methods')).toBeNull();
+    }
+    for (const path of [
+      '/api/v1/health',
+      '/api/v1/auth/verify',
+      '/api/v1/organization',
+      ITEMS,
+      '/api/v1/inventory/item',
+    ]) {
+      const response = await server.request(path, { method: 'OPTIONS', headers: preflight });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    }
+  });
+
+  it('never reads the body of a request to an unknown path or an unrouted method', async () => {
+    for (const [type, body] of [
+      ['application/json', '{not json'],
+      ['application/xml', '<item/>'],
+    ]) {
+      for (const method of ['POST', 'PUT', 'OPTIONS']) {
+        const response = await server.request('/api/v1/nope', {
+          method,
+          headers: { 'content-type': type as string },
+          body,
+        });
+        expectApiError(response, 404, 'ROUTE_NOT_FOUND');
+      }
+    }
+    // A method without a route of its own on a known path, with a body it would choke on.
+    const propfind = parseRaw(
+      await rawExchange(
+        server.apiUrl,
+        'PROPFIND /api/v1/health HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{nope',
+      ),
+    );
+    expect(propfind.status).toBe(405);
+    expect(JSON.parse(propfind.body).error.code).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('writes the error envelope in the documented key order, param before docUrl', async () => {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, {
@@ -42,6 +44,17 @@ const KNOWN_PATHS: readonly string[] = [
   '/api/v1/inventory/items',
   '/api/v1/inventory/item',
 ];
+const EXPOSED_HEADERS = [
+  'x-request-id',
+  'retry-after',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'etag',
+  'deprecation',
+];
+/** The route @fastify/cors adds for preflights on any path; here it only leads to a 404. */
+const CORS_CATCH_ALL = '*';
 
 export interface ApiAppOptions {
   /** The process logger; none when omitted. */
@@ -66,6 +79,26 @@ function sendError(
     .send(errorBody(error, request.id, services.publicDocsUrl));
 }
 
+/** The one log line of a request (never the key or the Authorization header). */
+function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+  request.log.info(
+    {
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      requestId: request.id,
+      keyId: request.principal?.key.id ?? null,
+    },
+    'request',
+  );
+}
+
+/** A path shown in a message: long ones are cut, so a 16 KiB URL does not come back whole. */
+function shownPath(path: string): string {
+  return path.length > 100 ? `${path.slice(0, 100)}…` : path;
+}
+
 /** Builds the public API host (not listening yet). */
 export async function createApiApp(
   services: Services,
@@ -83,7 +116,85 @@ export async function createApiApp(
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: false,
+    // Requests the router cannot even look up (a path with a malformed percent-encoding, or an
+    // overlong path parameter) skip every hook: they answer here, in our envelope, with the
+    // headers and the log line the hooks would have given them.
+    frameworkErrors: (error, request, reply) => {
+      const path = shownPath(request.url.split('?')[0] as string);
+      reply.header('x-request-id', request.id);
+      reply.header('x-content-type-options', 'nosniff');
+      corsHeaders(request, reply);
+      // A path that cannot be decoded names no endpoint (every endpoint path is plain ASCII),
+      // so it is a ROUTE_NOT_FOUND, with a message that says what is wrong with it.
+      const why =
+        error.code === 'FST_ERR_BAD_URL'
+          ? ': the path has a malformed percent-encoding ("%" must be followed by two hexadecimal digits; send a literal "%" as %25)'
+          : '';
+      sendError(
+        services,
+        request,
+        reply,
+        new ApiError(
+          'ROUTE_NOT_FOUND',
+          `No endpoint at ${request.method} ${path}${why}. The API lives under /api/v1/; see the API reference.`,
+        ),
+      );
+      logRequest(request, reply);
+    },
+    // Requests Node cannot parse (headers over its 16 KiB limit, broken HTTP) never become a
+    // request object; they still get our envelope, with a fresh request id, and a log line.
+    clientErrorHandler: (error, socket) => answerClientError(error, socket),
   });
+
+  function corsHeaders(request: FastifyRequest, reply: FastifyReply): void {
+    const origins = services.config.corsOrigins;
+    const origin = request.headers.origin;
+    if (origins === '*') reply.header('access-control-allow-origin', '*');
+    else {
+      reply.header('vary', 'Origin');
+      if (origin !== undefined && origins.includes(origin)) {
+        reply.header('access-control-allow-origin', origin);
+      }
+    }
+    reply.header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
+  }
+
+  function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+    // A reset connection has no one left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (!socket.writable) {
+      socket.destroy(error);
+      return;
+    }
+    const requestId = randomUUID();
+    let status: number;
+    let body: string;
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      // Nothing of the request arrived in time: no one reads a body, so none is sent.
+      status = 408;
+      body = '';
+    } else {
+      const message =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? 'The request headers are larger than the server accepts (16 KiB in all). Send fewer or shorter headers; an oversized Cookie is the usual cause.'
+          : 'The request is not valid HTTP/1.1 and could not be read. Check the request line and headers your client sends.';
+      const apiError = new ApiError('INVALID_PARAMETER', message);
+      status = apiError.status;
+      body = JSON.stringify(errorBody(apiError, requestId, services.publicDocsUrl));
+    }
+    app.log.info({ method: null, route: null, status, requestId, reason: error.code }, 'request');
+    const headers = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+      'Connection: close',
+      `x-request-id: ${requestId}`,
+      'x-content-type-options: nosniff',
+      ...(services.config.corsOrigins === '*' ? ['access-control-allow-origin: *'] : []),
+      `access-control-expose-headers: ${EXPOSED_HEADERS.join(', ')}`,
+      ...(body === '' ? [] : ['content-type: application/json; charset=utf-8']),
+      `content-length: ${Buffer.byteLength(body)}`,
+    ];
+    socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
+  }
 
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'querystring'
@@ -133,17 +244,23 @@ export async function createApiApp(
     origin: services.config.corsOrigins === '*' ? '*' : services.config.corsOrigins,
     methods: ['GET', 'HEAD', 'OPTIONS'],
     allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'if-none-match'],
-    exposedHeaders: [
-      'x-request-id',
-      'retry-after',
-      'x-ratelimit-limit',
-      'x-ratelimit-remaining',
-      'x-ratelimit-reset',
-      'etag',
-      'deprecation',
-    ],
+    exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
     strictPreflight: false,
+    // Preflights are answered on the known paths only (their OPTIONS routes below turn this
+    // back on); on any other path the plugin's catch-all OPTIONS route leads to a 404.
+    preflight: false,
+  });
+
+  // Unknown paths, and methods without a route on known ones, are answered here, before the
+  // body is read: a POST of malformed JSON to a path that does not exist is a 404 (or a 405),
+  // not a 400 about a body no endpoint would read. After CORS, so these carry its headers.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404 || request.routeOptions.url === CORS_CATCH_ALL) {
+      notFound(request, reply);
+      return;
+    }
+    done();
   });
 
   app.addHook('onRequest', authenticate(services));
@@ -152,17 +269,7 @@ export async function createApiApp(
   // A use spent on a request that then failed on our side is given back.
   app.addHook('onResponse', (request, reply, done) => {
     const log = () => {
-      request.log.info(
-        {
-          method: request.method,
-          route: request.routeOptions.url ?? null,
-          status: reply.statusCode,
-          durationMs: Math.round(reply.elapsedTime * 100) / 100,
-          requestId: request.id,
-          keyId: request.principal?.key.id ?? null,
-        },
-        'request',
-      );
+      logRequest(request, reply);
       done();
     };
     if (request.quotaCharged && reply.statusCode >= 500 && request.principal) {
@@ -220,7 +327,7 @@ export async function createApiApp(
       ),
     );
 
-  app.setNotFoundHandler(async (request, reply) => {
+  function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const path = request.url.split('?')[0] as string;
     // Any other method on a known path (POST, DELETE, TRACE, PROPFIND, …) is a 405, not a 404.
     if (KNOWN_PATHS.includes(path)) return methodNotAllowed(request, reply, path);
@@ -230,10 +337,13 @@ export async function createApiApp(
       reply,
       new ApiError(
         'ROUTE_NOT_FOUND',
-        `No endpoint at ${request.method} ${path}. The API lives under /api/v1/; see the API reference.`,
+        `No endpoint at ${request.method} ${shownPath(path)}. The API lives under /api/v1/; see the API reference.`,
       ),
     );
-  });
+  }
+
+  // Reached only if the onRequest hook above did not answer (it answers every unknown path).
+  app.setNotFoundHandler(async (request, reply) => notFound(request, reply));
 
   for (const route of ROUTES) route(app, services);
 
@@ -242,6 +352,13 @@ export async function createApiApp(
   // They answer in onRequest, before any body is read: a POST with a malformed or unsupported
   // body is still a 405, not a 400 about the body.
   for (const url of KNOWN_PATHS) {
+    // The CORS hook answers these preflights itself (204 with the allowed methods and headers);
+    // the handler only runs if it did not.
+    app.options(
+      url,
+      { schema: { hide: true } as never, config: { cors: { preflight: true } } },
+      async (_request, reply) => reply.code(204).send(),
+    );
     app.route({
       method: [...OTHER_METHODS],
       url,

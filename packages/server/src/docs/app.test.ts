@@ -228,6 +228,16 @@ describe('routes', () => {
     expect(await response.text()).toContain('Page not found');
   });
 
+  test.each(['/en/docs/%', '/en/docs/%E0%A4%A', `/en/docs/${'a'.repeat(300)}`])(
+    'a page path the router cannot read (%s) → the 404 page',
+    async (path) => {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await response.text()).toContain('Page not found');
+    },
+  );
+
   test('a 404 asked for as Markdown is Markdown', async () => {
     const response = await get('/es/docs/nada', { accept: 'text/markdown' });
     expect(response.status).toBe(404);

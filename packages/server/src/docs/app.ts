@@ -97,6 +97,12 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
   const app = Fastify({
     logger: options.logger ?? false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // A path the router cannot read (malformed percent-encoding, an overlong page name) names
+    // no page: the usual 404 page rather than Fastify's own JSON.
+    frameworkErrors: (_error, request, reply) => {
+      reply.header('x-content-type-options', 'nosniff');
+      notFound(request, reply);
+    },
   });
 
   const current = (request: FastifyRequest): Site => {
