@@ -3,9 +3,15 @@ import { Compile } from 'typebox/compile';
 import { ApiError } from './errors.js';
 import { PARAMS, type ParamName } from './params.js';
 
-/** A per-route check that needs several parameters at once (e.g. a cursor bound to filters). */
+/**
+ * A per-route check that needs several parameters at once (e.g. a cursor bound to filters).
+ * It runs whatever else is wrong, so the message names every problem; `usable(name)` says
+ * whether a parameter is absent or passed its own check (neither repeated nor invalid), so the
+ * check only relies on values it can trust.
+ */
 export type CrossCheck = (
   query: Record<string, string>,
+  usable: (name: string) => boolean,
 ) => { param: string; message: string } | null;
 
 const CROSS_CHECK = Symbol('crossCheck');
@@ -94,8 +100,9 @@ export function compileQueryValidator(schema: TSchema) {
         });
       }
     }
-    if (problems.length === 0 && crossCheck) {
-      const cross = crossCheck(input as Record<string, string>);
+    if (crossCheck) {
+      const troubled = new Set(problems.map((p) => p.param));
+      const cross = crossCheck(input as Record<string, string>, (name) => !troubled.has(name));
       if (cross) {
         problems.push({ rank: RANK.invalid, code: 'INVALID_PARAMETER', ...cross });
       }

@@ -231,6 +231,27 @@ describe('GET /api/v1/inventory/items', () => {
     }
   });
 
+  it('names a malformed cursor beside the other problems, with param naming the first', async () => {
+    const both = await get('?limit=0&cursor=garbage');
+    expectApiError(both, 400, 'INVALID_PARAMETER');
+    expect(both.body.error.param).toBe('limit');
+    expect(both.body.error.message).toContain('Invalid limit "0"');
+    expect(both.body.error.message).toContain('Invalid cursor');
+    const ranked = await get('?zzz=1&cursor=garbage');
+    expectApiError(ranked, 400, 'UNKNOWN_PARAMETER');
+    expect(ranked.body.error.param).toBe('zzz');
+    expect(ranked.body.error.message).toContain('Invalid cursor');
+    // A well-formed cursor is only judged against filters that are themselves valid.
+    const page = await get('?limit=2&status=Active');
+    const badStatus = await get(`?status=active&cursor=${page.body.nextCursor}`);
+    expectApiError(badStatus, 400, 'INVALID_PARAMETER');
+    expect(badStatus.body.error.param).toBe('status');
+    expect(badStatus.body.error.message).not.toContain('cursor');
+    const otherFilters = await get(`?limit=0&status=Draft&cursor=${page.body.nextCursor}`);
+    expect(otherFilters.body.error.param).toBe('limit');
+    expect(otherFilters.body.error.message).toContain('made for other filters');
+  });
+
   it('names unknown, bracketed and prototype-polluting parameters', async () => {
     for (const name of ['foo', 'limit[]', 'status[$ne]', '__proto__', 'constructor', 'itemId']) {
       const response = await get(`?${encodeURIComponent(name)}=1`);

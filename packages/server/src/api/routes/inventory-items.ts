@@ -31,13 +31,22 @@ const access: AccessPolicy = {
 
 const querystring = withCrossCheck(
   querySchema(['organizationId', 'limit', 'search', 'status', 'fields', 'cursor']),
-  (query) => {
-    if (query.cursor === undefined) return null;
+  (query, usable) => {
+    // A cursor that is repeated or fails its own pattern is already reported.
+    if (query.cursor === undefined || !usable('cursor')) return null;
     const cursor = decodeCursor(query.cursor);
-    if (!cursor || !cursorMatches(cursor, { status: query.status, search: query.search })) {
+    if (!cursor) {
       return {
         param: 'cursor',
         message: `Invalid cursor: ${PARAMS.cursor.invalid}; to start over, omit cursor.`,
+      };
+    }
+    // Which filters a cursor belongs to can only be judged against filters that are valid.
+    if (!usable('status') || !usable('search')) return null;
+    if (!cursorMatches(cursor, { status: query.status, search: query.search })) {
+      return {
+        param: 'cursor',
+        message: `Invalid cursor: it was made for other filters; ${PARAMS.cursor.invalid}, or omit cursor to start over.`,
       };
     }
     return null;
