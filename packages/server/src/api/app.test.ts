@@ -468,6 +468,50 @@ describe('the order of checks', () => {
   });
 });
 
+describe('stored times no date can show', () => {
+  it('are answered clamped to years 0000-9999, never with a 500', async () => {
+    const server = await startTestServer();
+    try {
+      const org = await server.createOrganization();
+      await server.createItems(org.id, [
+        {
+          name: 'Out of range',
+          description: null,
+          sku: 'oor-1',
+          barcode: null,
+          status: 'Active',
+          quantity: 1,
+          customFields: '{}',
+        },
+      ]);
+      const { key } = await server.createKey({ organizationId: org.id });
+      // Values written by hand (or by an older version): past what toISOString accepts.
+      await server.exec(
+        `UPDATE organizations SET created_at = 100000000000000000 WHERE id = '${org.id}'`,
+      );
+      await server.exec(
+        `UPDATE items SET created_at = 100000000000000000, updated_at = -100000000000000000 WHERE organization_id = '${org.id}'`,
+      );
+      const organization = await server.request('/api/v1/organization', { key });
+      expect(organization.status).toBe(200);
+      expect(organization.body.data.createdAt).toBe('9999-12-31T23:59:59.999Z');
+      const list = await server.request(ITEMS, { key });
+      expect(list.status).toBe(200);
+      expect(list.body.data[0]).toMatchObject({
+        createdAt: '9999-12-31T23:59:59.999Z',
+        updatedAt: '0000-01-01T00:00:00.000Z',
+      });
+      const one = await server.request(`/api/v1/inventory/item?itemId=${list.body.data[0]._id}`, {
+        key,
+      });
+      expect(one.status).toBe(200);
+      expect(one.body.data.createdAt).toBe('9999-12-31T23:59:59.999Z');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('changes made while the server runs', () => {
   it('reach the server within one second', async () => {
     const server = await startTestServer();

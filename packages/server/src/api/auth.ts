@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../context.js';
 import { hashKey, isWellFormedKey } from '../keys/format.js';
 import type { ApiKeyRecord, KeyContext, Organization } from '../store/types.js';
+import { isoTime } from '../time.js';
 import { ApiError } from './errors.js';
 
 /** Who is calling: established by `authenticate`, completed by `authorize`. */
@@ -140,7 +141,7 @@ export function authenticate(services: Services) {
     if (record.expiresAt !== null && record.expiresAt <= now) {
       throw new ApiError(
         'KEY_EXPIRED',
-        `This API key expired at ${new Date(record.expiresAt).toISOString()}. Ask your operator for a new key.`,
+        `This API key expired at ${isoTime(record.expiresAt)}. Ask your operator for a new key.`,
       );
     }
     if (record.remaining === 0) {

@@ -1,4 +1,5 @@
 import type { Item, Organization } from '../store/types.js';
+import { isoTime } from '../time.js';
 import type { ItemField } from './item-fields.js';
 
 /**
@@ -17,8 +18,8 @@ export function serializeItem(item: Item, fields?: ItemField[]): Record<string, 
     status: item.status,
     quantity: item.quantity,
     customFields: JSON.parse(item.customFields),
-    createdAt: new Date(item.createdAt).toISOString(),
-    updatedAt: new Date(item.updatedAt).toISOString(),
+    createdAt: isoTime(item.createdAt),
+    updatedAt: isoTime(item.updatedAt),
   };
   if (!fields) return full;
   const picked: Record<string, unknown> = {};
@@ -50,7 +51,7 @@ let lastTime = '';
 
 function time(ms: number): string {
   if (ms !== lastMs) {
-    lastTime = `"${new Date(ms).toISOString()}"`;
+    lastTime = `"${isoTime(ms)}"`;
     lastMs = ms;
   }
   return lastTime;
@@ -95,6 +96,6 @@ export function serializeOrganization(organization: Organization) {
     name: organization.name,
     slug: organization.slug,
     features: organization.features,
-    createdAt: new Date(organization.createdAt).toISOString(),
+    createdAt: isoTime(organization.createdAt),
   };
 }

@@ -113,6 +113,48 @@ describe('stockroom key', () => {
     });
   });
 
+  it('create: accepts every bound itself', async () => {
+    const before = Date.now();
+    const created = await run([
+      'key',
+      'create',
+      '--org',
+      'acme',
+      '--name',
+      'Bounds',
+      '--expires-in',
+      '36500d',
+      '--remaining',
+      '1000000000',
+      '--rate-limit',
+      '1000000000/365d',
+      '--json',
+    ]);
+    expectSuccess(created, { json: true });
+    expect(created.json).toMatchObject({
+      remaining: 1_000_000_000,
+      rateLimit: { max: 1_000_000_000, windowSeconds: 365 * 86_400 },
+    });
+    expect(Date.parse(created.json.expiresAt) - 36_500 * 86_400_000).toBeGreaterThanOrEqual(before);
+  });
+
+  it('list: a key stored with an expiry no date can show (as the unbounded CLI wrote) still lists', async () => {
+    const store = sandbox.store();
+    const org = (await run(['org', 'create', '--name', 'Far Future', '--json'])).json.id;
+    // What `--expires-in 999999999d` used to store before the CLI bounded expiries.
+    const far = await issueKey(store, {
+      organizationId: org,
+      name: 'Far',
+      expiresAt: Date.now() + 999_999_999 * 86_400_000,
+    });
+    const listed = await run(['key', 'list', '--org', org, '--json']);
+    expectSuccess(listed, { json: true });
+    expect(listed.json.keys).toMatchObject([
+      { id: far.record.id, state: 'active', expiresAt: '9999-12-31T23:59:59.999Z' },
+    ]);
+    expectSuccess(await run(['key', 'list', '--org', org]));
+  });
+
   it('create --user: a user key for a member', async () => {
     const created = await run([
       'key',
@@ -164,6 +206,14 @@ describe('stockroom key', () => {
     [['--expires-at', 'next week'], /use an ISO 8601 date/],
     [['--expires-at', '2099-01-01T10:00:00'], /use an ISO 8601 date/],
     [['--expires-at', '2001-01-01'], /is in the past/],
+    [['--expires-in', '999999999d'], /the expiry must be at most 100 years ahead \(36500d\)/],
+    [['--expires-in', '36501d'], /the expiry must be at most 100 years ahead/],
+    [['--expires-in', '99999999999999999999s'], /the duration is too long/],
+    [['--expires-at', '9999-12-31'], /is more than 100 years ahead/],
+    [['--remaining', '1000000001'], /must be at most 1,000,000,000/],
+    [['--rate-limit', '5/99999999999d'], /the window must be at most 365 days/],
+    [['--rate-limit', '5/366d'], /the window must be at most 365 days/],
+    [['--rate-limit', '1000000001/1m'], /MAX must be at most 1,000,000,000 requests per window/],
     [['--remaining', '-1'], /must be a non-negative integer/],
     [['--remaining', '1.5'], /must be a non-negative integer/],
     [['--rate-limit', '600'], /use MAX\/DURATION/],

@@ -9,10 +9,10 @@ import { lookupKey, lookupOrganization, lookupUser } from './lookup.js';
 import { byCreation, fields, table } from './output.js';
 import {
   listParser,
-  parseDuration,
+  parseExpiresIn,
   parseFutureDate,
   parseId,
-  parseNonNegativeInteger,
+  parseQuota,
   parseRateLimit,
   textParser,
 } from './values.js';
@@ -98,24 +98,27 @@ export function registerKey(program: Command): void {
       listParser(PERMISSIONS, 'permission'),
     )
     .addOption(
-      new Option('--expires-in <DURATION>', 'expire after this long, e.g. 30d, 12h')
-        .argParser(parseDuration)
+      new Option(
+        '--expires-in <DURATION>',
+        'expire after this long, e.g. 30d, 12h (at most 36500d)',
+      )
+        .argParser(parseExpiresIn)
         .conflicts('expiresAt'),
     )
     .addOption(
       new Option(
         '--expires-at <ISO>',
-        'expire at this instant, e.g. 2027-01-31T00:00:00Z',
+        'expire at this instant, e.g. 2027-01-31T00:00:00Z (at most 100 years ahead)',
       ).argParser(parseFutureDate),
     )
     .option(
       '--remaining <N>',
-      'number of uses before the key is exhausted (default: unlimited)',
-      parseNonNegativeInteger,
+      'number of uses before the key is exhausted, 0 to 1000000000 (default: unlimited)',
+      parseQuota,
     )
     .option(
       '--rate-limit <MAX/DURATION>',
-      'requests per window, e.g. 600/1m, or "none" (default: 600/1m)',
+      'requests per window, e.g. 600/1m, or "none" (default: 600/1m; MAX at most 1000000000, window at most 365d)',
       parseRateLimit,
     )
     .action(async (opts: CreateOptions, command: Command) => {

@@ -1,3 +1,4 @@
+import { isoTime } from '../time.js';
 import type { CliError } from './errors.js';
 
 /** Writes the one result of a command: a JSON object with --json, readable text without. */
@@ -52,7 +53,7 @@ export function fields(pairs: Array<[string, string]>): string {
 }
 
 export function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
+  return ms === null ? null : isoTime(ms);
 }
 
 /**

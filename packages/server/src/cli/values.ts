@@ -23,6 +23,30 @@ export function parseDuration(raw: string): number {
   return seconds;
 }
 
+/**
+ * Bounds of what a key may be given, checked before anything is written. Past them a value is
+ * a typo rather than a wish (`999999999d`), and some would not even be storable: a time beyond
+ * year 275760 has no date, and PostgreSQL keeps rate limits in 32-bit integers.
+ * - an expiry at most 100 years ahead (a key that should never expire gets no expiry);
+ * - a rate-limit window of at most 365 days, and a MAX of at most 1,000,000,000;
+ * - a quota (--remaining) of at most 1,000,000,000 uses (more is what "no quota" is for).
+ */
+export const MAX_EXPIRY_SECONDS = 36_500 * 86_400;
+export const MAX_RATE_WINDOW_SECONDS = 365 * 86_400;
+export const MAX_RATE_LIMIT = 1_000_000_000;
+export const MAX_QUOTA = 1_000_000_000;
+
+/** --expires-in: a DURATION of at most 100 years. */
+export function parseExpiresIn(raw: string): number {
+  const seconds = parseDuration(raw);
+  if (seconds > MAX_EXPIRY_SECONDS) {
+    fail(
+      'the expiry must be at most 100 years ahead (36500d); omit it for a key that never expires',
+    );
+  }
+  return seconds;
+}
+
 /** Seconds back in DURATION form, with the largest unit that divides it (60 → 1m). */
 export function formatDuration(seconds: number): string {
   for (const unit of ['d', 'h', 'm'] as const) {
@@ -42,8 +66,16 @@ export function parseRateLimit(raw: string): RateLimitPolicy | 'none' {
     fail('use MAX/DURATION with a positive MAX, e.g. 600/1m or 10000/1d, or "none"');
   }
   const max = Number(match[1]);
-  if (!Number.isSafeInteger(max)) fail('MAX is too large');
-  return { max, windowSeconds: parseDuration(match[2] as string) };
+  if (max > MAX_RATE_LIMIT) {
+    fail(
+      `MAX must be at most ${MAX_RATE_LIMIT.toLocaleString('en-US')} requests per window, or use "none"`,
+    );
+  }
+  const windowSeconds = parseDuration(match[2] as string);
+  if (windowSeconds > MAX_RATE_WINDOW_SECONDS) {
+    fail('the window must be at most 365 days (365d), e.g. 10000/1d');
+  }
+  return { max, windowSeconds };
 }
 
 const ISO =
@@ -77,8 +109,23 @@ export function parseIsoDate(raw: string): number {
 /** A future instant for --expires-at: an already expired key is never what was meant. */
 export function parseFutureDate(raw: string): number {
   const ms = parseIsoDate(raw);
-  if (ms <= Date.now()) fail(`${raw} is in the past; the expiry must be in the future`);
+  const now = Date.now();
+  if (ms <= now) fail(`${raw} is in the past; the expiry must be in the future`);
+  if (ms > now + MAX_EXPIRY_SECONDS * 1000) {
+    fail(`${raw} is more than 100 years ahead; omit --expires-at for a key that never expires`);
+  }
   return ms;
+}
+
+/** --remaining: uses of a quota, 0 to MAX_QUOTA. */
+export function parseQuota(raw: string): number {
+  const uses = parseNonNegativeInteger(raw);
+  if (uses > MAX_QUOTA) {
+    fail(
+      `must be at most ${MAX_QUOTA.toLocaleString('en-US')}; omit --remaining for a key without a quota`,
+    );
+  }
+  return uses;
 }
 
 export function parseNonNegativeInteger(raw: string): number {

@@ -85,6 +85,24 @@ describe('GET /api/v1/auth/verify', () => {
     expectApiError(await server.request('/api/v1/organization', { key }), 401, 'RATE_LIMITED');
   });
 
+  it('answers for a key whose stored expiry no date can show, far ahead or far behind', async () => {
+    // What `key create --expires-in 999999999d` stored before the CLI bounded expiries.
+    const { key: far } = await server.createKey({
+      organizationId: server.demo.organizationId,
+      expiresAt: Date.now() + 999_999_999 * 86_400_000,
+    });
+    const verified = await server.request('/api/v1/auth/verify', { key: far });
+    expect(verified.status).toBe(200);
+    expect(verified.body.key.expiresAt).toBe('9999-12-31T23:59:59.999Z');
+    const { key: past } = await server.createKey({
+      organizationId: server.demo.organizationId,
+      expiresAt: -1e17,
+    });
+    const expired = await server.request('/api/v1/auth/verify', { key: past });
+    expectApiError(expired, 401, 'KEY_EXPIRED');
+    expect(expired.body.error.message).toContain('0000-01-01T00:00:00.000Z');
+  });
+
   it('accepts no query parameters', async () => {
     const response = await server.request('/api/v1/auth/verify?organizationId=abc', {
       key: server.demo.key,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../context.js';
+import { isoTime } from '../../time.js';
 import type { AccessPolicy } from '../auth.js';
 import { querySchema } from '../params.js';
 import { errorResponses, KEY_ERRORS, SECURITY } from '../schemas.js';
@@ -65,10 +66,10 @@ export default function authVerifyRoute(app: FastifyInstance, services: Services
           organizationId: key.organizationId,
           userId: key.userId,
           permissions: key.permissions,
-          expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
+          expiresAt: key.expiresAt === null ? null : isoTime(key.expiresAt),
           remaining: key.remaining === null ? null : await services.store.getRemaining(key.id),
           rateLimit: key.rateLimit,
-          createdAt: new Date(key.createdAt).toISOString(),
+          createdAt: isoTime(key.createdAt),
         },
       };
     },
