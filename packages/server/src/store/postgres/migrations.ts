@@ -1,3 +1,6 @@
+import type pg from 'pg';
+import { postgresSearchText } from './search-text.js';
+
 /**
  * Versioned schema of the PostgreSQL engine. Append only: a released migration never changes.
  *
@@ -15,6 +18,57 @@ export interface PostgresMigration {
   version: number;
   name: string;
   sql: string;
+  /** Data work SQL cannot do, run after `sql` in the same transaction. */
+  run?: (client: pg.PoolClient) => Promise<void>;
+}
+
+/** Rows read and rewritten at a time by a data migration. */
+const BATCH = 1000;
+
+interface ItemTextRow {
+  organization_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  sku: string | null;
+  barcode: string | null;
+  search_text: string;
+}
+
+/**
+ * Recomputes every item's search text with the current folding (search-text.ts, the same
+ * JavaScript as SQLite's), in key order, a batch at a time, rewriting only the rows whose text
+ * changed. Run again by a later migration whenever the folding changes.
+ */
+export async function refoldSearchText(client: pg.PoolClient): Promise<void> {
+  let afterOrganization: string | null = null;
+  let afterId: string | null = null;
+  for (;;) {
+    const result = await client.query<ItemTextRow>(
+      `SELECT organization_id, id, name, description, sku, barcode, search_text FROM items
+       WHERE $1::text IS NULL OR (organization_id, id) > ($1::text, $2::text)
+       ORDER BY organization_id, id LIMIT ${BATCH}`,
+      [afterOrganization, afterId],
+    );
+    const rows: ItemTextRow[] = result.rows;
+    const changed = rows.filter((row) => postgresSearchText(row) !== row.search_text);
+    if (changed.length > 0) {
+      await client.query(
+        `UPDATE items i SET search_text = u.search_text
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS u(organization_id, id, search_text)
+         WHERE i.organization_id = u.organization_id AND i.id = u.id`,
+        [
+          changed.map((row) => row.organization_id),
+          changed.map((row) => row.id),
+          changed.map((row) => postgresSearchText(row)),
+        ],
+      );
+    }
+    const last: ItemTextRow | undefined = rows[rows.length - 1];
+    if (!last || rows.length < BATCH) return;
+    afterOrganization = last.organization_id;
+    afterId = last.id;
+  }
 }
 
 export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
@@ -108,6 +162,14 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
       );
       CREATE INDEX rate_limit_counters_expiry ON rate_limit_counters (expires_at);
     `,
+  },
+  {
+    // Search text was folded by upper-then-lower case mapping, which is not Unicode simple case
+    // folding (it folded dotless ı into i, and missed a few mappings): fold it again.
+    version: 2,
+    name: 'simple_case_folding',
+    sql: '',
+    run: refoldSearchText,
   },
 ];
 

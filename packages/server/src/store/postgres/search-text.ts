@@ -5,9 +5,9 @@ import { foldCase } from '../search.js';
  * (the same JavaScript folding as SQLite, so both engines match the same items), joined by a
  * separator no folded needle can contain, so a match never spans two fields.
  *
- * SQLite separates with U+0000, which PostgreSQL text cannot hold. "A" works instead: folding
- * maps every code point through toLowerCase, so an upper-case ASCII letter never survives it,
- * and no folded needle can match across the boundary. (pg_trgm lower-cases it into its
+ * SQLite separates with U+0000, which PostgreSQL text cannot hold. "A" works instead: simple
+ * case folding maps A to a and nothing to A, so folded text never holds it, and no folded needle
+ * can match across the boundary. (pg_trgm lower-cases it into its
  * trigrams, which only makes the index a little less selective; LIKE rechecks exactly.)
  */
 export const FIELD_SEPARATOR = 'A';

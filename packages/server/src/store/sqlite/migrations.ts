@@ -1,3 +1,6 @@
+import type Database from 'better-sqlite3';
+import { searchText } from '../search.js';
+
 /**
  * Versioned schema for the embedded engine. Append only: a released migration never changes.
  * Every table that belongs to an organization is keyed by organization_id first.
@@ -6,6 +9,42 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Data work SQL cannot do, run after `sql` in the same transaction. */
+  run?: (db: Database.Database) => void;
+}
+
+/** Rows read and rewritten at a time by a data migration. */
+const BATCH = 1000;
+
+/**
+ * Recomputes every item's search text with the current `searchText` (store/search.ts), in
+ * rowid order, a batch at a time, rewriting only the rows whose text changed. The search
+ * index follows through the triggers of migration 2 (the rows are queued and indexed when the
+ * migration ends). Run again by a later migration whenever the folding changes.
+ */
+export function refoldSearchText(db: Database.Database): void {
+  const select = db.prepare(
+    'SELECT seq, name, description, sku, barcode, search_text FROM items WHERE seq > ? ORDER BY seq LIMIT ?',
+  );
+  const update = db.prepare('UPDATE items SET search_text = ? WHERE seq = ?');
+  let after = -1;
+  for (;;) {
+    const rows = select.all(after, BATCH) as Array<{
+      seq: number;
+      name: string;
+      description: string | null;
+      sku: string | null;
+      barcode: string | null;
+      search_text: string;
+    }>;
+    for (const row of rows) {
+      const text = searchText(row);
+      if (text !== row.search_text) update.run(text, row.seq);
+    }
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < BATCH) return;
+    after = last.seq;
+  }
 }
 
 export const SQLITE_MIGRATIONS: Migration[] = [
@@ -144,5 +183,13 @@ export const SQLITE_MIGRATIONS: Migration[] = [
         INSERT OR IGNORE INTO items_search_pending (seq) VALUES (new.seq);
       END;
     `,
+  },
+  {
+    // Search text was folded by upper-then-lower case mapping, which is not Unicode simple case
+    // folding (it folded dotless ı into i, and missed a few mappings): fold it again.
+    version: 3,
+    name: 'simple_case_folding',
+    sql: '',
+    run: refoldSearchText,
   },
 ];

@@ -289,6 +289,7 @@ export class SqliteStore implements Store {
         for (const migration of SQLITE_MIGRATIONS) {
           if (current !== null && migration.version <= current) continue;
           this.db.exec(migration.sql);
+          migration.run?.(this.db);
           this.db
             .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
             .run(migration.version, migration.name, Date.now());
