@@ -154,7 +154,7 @@ describe('stockroom items import', () => {
       status: 1,
       code: 'IMPORT_ROWS_FAILED',
       json: true,
-      message: /nothing was imported \(--strict\)/,
+      message: /^stockroom: 1 row rejected; nothing was imported \(--strict\); first: line 2: /,
     });
     expect(failed.json).toMatchObject({
       created: 0,
@@ -170,6 +170,26 @@ describe('stockroom items import', () => {
       code: 'IMPORT_ROWS_FAILED',
       message: /line 2: name is required to create an item/,
     });
+    expect(sandbox.dump()).toBe(before);
+
+    // Rows the store would reject are reported beside the invalid ones, in file order.
+    const mixed = sandbox.file(
+      `m${n}.ndjson`,
+      '{"name":"A","sku":"A1"}\n{"sku":"B1"}\n{"name":"C","quantity":"x"}\n',
+    );
+    const both = await run(['items', 'import', mixed, '--org', slug, '--strict']);
+    expectFailure(both, {
+      status: 1,
+      code: 'IMPORT_ROWS_FAILED',
+      message:
+        /^stockroom: 2 rows rejected; nothing was imported \(--strict\); first: line 2: name is required to create an item/,
+    });
+    expect(both.stdout.split('\n')).toEqual([
+      `Nothing imported from ${mixed} into ${slug} (--strict): 2 rows rejected`,
+      '  line 2: name is required to create an item (no item has this sku yet)',
+      '  line 3: quantity must be a finite number, got "x"',
+      '',
+    ]);
     expect(sandbox.dump()).toBe(before);
 
     const good = sandbox.file(`g${n}.csv`, 'name,sku\nA,A1\nB,B1\n');
@@ -200,9 +220,24 @@ describe('stockroom items import', () => {
       /^stockroom: .*unknown\.csv, line 1: unknown column "colour"; allowed: name, /,
     ],
     [
-      'unknown.json',
-      '[{"name":"A"},\n{"name":"B","colour":"red"}]',
-      /^stockroom: .*unknown\.json, line 2: unknown field "colour"/,
+      'latin1.csv',
+      Buffer.from('name,sku\nCaf\xe9,C1\n', 'latin1'),
+      /^stockroom: .*latin1\.csv, line 2: invalid UTF-8 at byte offset 12 \(the file must be UTF-8\); save the file as UTF-8/,
+    ],
+    [
+      'latin1.ndjson',
+      Buffer.from('{"name":"A"}\n{"name":"Caf\xe9"}\n', 'latin1'),
+      /^stockroom: .*latin1\.ndjson, line 2: invalid UTF-8 at byte offset 25 /,
+    ],
+    [
+      'latin1.json',
+      Buffer.from('[{"name":"A"},\n{"name":"B"},\n{"name":"Caf\xe9"}]', 'latin1'),
+      /^stockroom: .*latin1\.json, line 3: invalid UTF-8 at byte offset 41 /,
+    ],
+    [
+      'utf16.csv',
+      Buffer.from('\uFEFFname\nA\n', 'utf16le'),
+      /^stockroom: .*utf16\.csv, line 1: invalid UTF-8 at byte offset 0 .*the file is UTF-16; save it as UTF-8$/,
     ],
     [
       'object.json',
@@ -224,6 +259,23 @@ describe('stockroom items import', () => {
       expect(sandbox.dump()).toBe(before);
     },
   );
+
+  it.each([
+    ['ndjson', '{"name":"A"}\n{"name":"B","colour":"red"}\n{"name":"C"}\n'],
+    ['json', '[{"name":"A"},\n{"name":"B","colour":"red"},\n{"name":"C"}]'],
+  ])('an unknown field in one %s record rejects that row only', async (extension, content) => {
+    const file = sandbox.file(`unknown${n}.${extension}`, content);
+    const result = await run(['items', 'import', file, '--org', slug, '--json']);
+    expectFailure(result, {
+      status: 1,
+      code: 'IMPORT_ROWS_FAILED',
+      json: true,
+      message:
+        /^stockroom: 1 of 3 rows rejected; first: line 2: unknown field "colour"; allowed: name, description, sku, barcode, status, quantity, customFields/,
+    });
+    expect(result.json).toMatchObject({ created: 2, failed: 1, errors: [{ line: 2 }] });
+    expect((await items()).map((item) => item.name)).toEqual(['A', 'C']);
+  });
 
   it('reads files relative to the working directory and explains a missing one', async () => {
     sandbox.file(`rel${n}.csv`, 'name\nA\n');

@@ -8,6 +8,11 @@ import { lookupOrganization } from './lookup.js';
 import { createProgress } from './progress.js';
 import { parseId, parseSku } from './values.js';
 
+/** "1 row", "2 rows". */
+function rows(count: number): string {
+  return `${count} ${count === 1 ? 'row' : 'rows'}`;
+}
+
 function counts(result: ImportResult): string {
   return `${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged, ${result.failed} failed`;
 }
@@ -16,7 +21,7 @@ function counts(result: ImportResult): string {
 function report(file: string, slug: string, result: ImportResult, strict: boolean): string {
   const summary =
     strict && result.failed > 0
-      ? `Nothing imported from ${file} into ${slug} (--strict): ${result.failed} rejected rows`
+      ? `Nothing imported from ${file} into ${slug} (--strict): ${rows(result.failed)} rejected`
       : `Imported ${file} into ${slug}: ${counts(result)}`;
   return [summary, ...result.errors.map((e) => `  line ${e.line}: ${e.reason}`)].join('\n');
 }
@@ -39,12 +44,13 @@ export function registerItems(program: Command): void {
       'after',
       `
 Fields: name, description, sku, barcode, status, quantity, customFields. The API's _id,
-organizationId, createdAt and updatedAt are accepted and ignored; any other column is an error.
+organizationId, createdAt and updatedAt are accepted and ignored; any other CSV column is an
+error of the file, any other JSON field rejects its row.
 Rows with a sku that exists are updated, others created; rows without a sku are always created.
 A column absent from the file leaves that field as stored; an empty CSV cell sets null (name,
 status, quantity and customFields cannot be null). A sku may appear once per file.
-Rejected rows are listed with their line number and the command exits 1; a malformed file
-writes nothing.`,
+Rejected rows are listed with their line number and the command exits 1; a malformed file, or
+one that is not UTF-8, writes nothing.`,
     )
     .action(async (file: string, opts: { org: string; strict?: boolean }, command: Command) => {
       const context = contextOf(command);
@@ -73,8 +79,8 @@ writes nothing.`,
       if (first) {
         const total = result.created + result.updated + result.unchanged + result.failed;
         const what = strict
-          ? `${result.failed} rows rejected; nothing was imported (--strict)`
-          : `${result.failed} of ${total} rows rejected`;
+          ? `${rows(result.failed)} rejected; nothing was imported (--strict)`
+          : `${result.failed} of ${rows(total)} rejected`;
         // The stderr line names the first problem; stdout (or the JSON object) has them all.
         throw new CliError(
           'IMPORT_ROWS_FAILED',

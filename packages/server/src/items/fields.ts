@@ -21,12 +21,26 @@ export const IGNORED_FIELDS = ['_id', 'organizationId', 'createdAt', 'updatedAt'
 const writable = new Set<string>(IMPORT_FIELDS);
 const ignored = new Set<string>(IGNORED_FIELDS);
 
-/** The import field a column or property names, null for an ignored one; throws for unknown names. */
-export function fieldFor(name: string, what: 'column' | 'field', line: number): ImportField | null {
+/** Why column or property names are refused, naming the ones that are allowed. */
+export function unknownNames(names: string[], what: 'column' | 'field'): string {
+  const which = names.map((name) => JSON.stringify(name)).join(', ');
+  const plural = names.length === 1 ? what : `${what}s`;
+  return `unknown ${plural} ${which}; allowed: ${IMPORT_FIELDS.join(', ')} (ignored: ${IGNORED_FIELDS.join(', ')})`;
+}
+
+/** The import field a name stands for: null for an ignored one, undefined for an unknown one. */
+export function lookupField(name: string): ImportField | null | undefined {
   if (writable.has(name)) return name as ImportField;
   if (ignored.has(name)) return null;
-  throw new ImportFileError(
-    `unknown ${what} ${JSON.stringify(name)}; allowed: ${IMPORT_FIELDS.join(', ')} (ignored: ${IGNORED_FIELDS.join(', ')})`,
-    line,
-  );
+  return undefined;
+}
+
+/**
+ * The import field a CSV header column names, null for an ignored one. An unknown column is a
+ * file-level error: it would be wrong on every row.
+ */
+export function fieldFor(name: string, what: 'column' | 'field', line: number): ImportField | null {
+  const field = lookupField(name);
+  if (field === undefined) throw new ImportFileError(unknownNames([name], what), line);
+  return field;
 }

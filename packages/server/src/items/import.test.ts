@@ -22,7 +22,7 @@ beforeEach(async () => {
   orgId = (await store.createOrganization({ name: `Org ${n}`, slug: `org-${n}`, features: [] })).id;
 });
 
-function file(name: string, content: string): string {
+function file(name: string, content: string | Buffer): string {
   const target = path.join(dir, `${n}-${name}`);
   writeFileSync(target, content);
   return target;
@@ -219,11 +219,55 @@ describe('importItems', () => {
     await expect(importItems(store, orgId, csv, { batchSize: 5 })).rejects.toThrow(
       /^line 32: invalid CSV/,
     );
-    await expect(
-      importItems(store, orgId, file('u.json', '[{"name":"A"},{"name":"B","color":"red"}]'), {
-        batchSize: 1,
-      }),
-    ).rejects.toThrow('line 1: unknown field "color"');
+    // A byte that is not UTF-8, after many good rows: found before anything is written.
+    const latin1 = file(
+      'l.ndjson',
+      Buffer.concat([
+        Buffer.from(`${good.join('\n')}\n{"name":"Caf`),
+        Buffer.from([0xe9]),
+        Buffer.from('"}\n'),
+      ]),
+    );
+    await expect(importItems(store, orgId, latin1, { batchSize: 5 })).rejects.toThrow(
+      /^line 31: invalid UTF-8 at byte offset \d+/,
+    );
+    expect(await items()).toHaveLength(0);
+  });
+
+  it('rejects a JSON record with an unknown field as a row, and imports the others', async () => {
+    const result = await importItems(
+      store,
+      orgId,
+      file('u.json', '[{"name":"A"},\n{"name":"B","color":"red"},\n{"name":"C"}]'),
+      { batchSize: 1 },
+    );
+    expect(result).toMatchObject({
+      created: 2,
+      failed: 1,
+      errors: [
+        { line: 2, reason: expect.stringMatching(/^unknown field "color"; allowed: name, /) },
+      ],
+    });
+    expect((await items()).map((item) => item.name)).toEqual(['A', 'C']);
+  });
+
+  it('with strict, reports the rows the store would reject beside the invalid ones', async () => {
+    const ndjson = file(
+      's.ndjson',
+      '{"name":"A","sku":"A1"}\n{"sku":"B1"}\n{"name":"C","quantity":"x"}\n{"sku":"D1","quantity":2}\n',
+    );
+    const result = await importItems(store, orgId, ndjson, { strict: true });
+    expect(result).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      failed: 3,
+      errors: [
+        { line: 2, reason: 'name is required to create an item (no item has this sku yet)' },
+        { line: 3, reason: 'quantity must be a finite number, got "x"' },
+        { line: 4, reason: 'name is required to create an item (no item has this sku yet)' },
+      ],
+    });
     expect(await items()).toHaveLength(0);
   });
 

@@ -5,6 +5,7 @@ import { detectFormat, type FileFormat, readFailure } from './format.js';
 import { readJsonArray } from './json-reader.js';
 import { readNdjson } from './ndjson-reader.js';
 import type { OnBytes, RawRecord } from './records.js';
+import { checkUtf8 } from './utf8.js';
 import { checkRecord } from './validate.js';
 
 export interface ImportRowError {
@@ -120,23 +121,21 @@ export async function importItems(
   } catch (error) {
     throw readFailure(error);
   }
+  await checkUtf8(file);
 
   // Pass 1: parse and check everything, write nothing. Only strict mode keeps anything: the
-  // rejections, and the rows for its single write until the first rejection (after which
-  // nothing will be written). Without strict, pass 2 meets the same rejections again.
+  // rejections, and the valid rows for its single write. Without strict, pass 2 meets the same
+  // rejections again.
   const rejected: ImportRowError[] = [];
-  let strictRows: ItemFields[] = [];
-  let strictLines: number[] = [];
+  const strictRows: ItemFields[] = [];
+  const strictLines: number[] = [];
   let total = 0;
   const onBytes: OnBytes = (done) => progress?.({ phase: 'checking', done, total: size });
   for await (const row of checkedRows(file, format, progress && onBytes)) {
     total++;
     if (!options.strict) continue;
-    if ('reason' in row) {
-      rejected.push({ line: row.line, reason: row.reason });
-      strictRows = [];
-      strictLines = [];
-    } else if (rejected.length === 0) {
+    if ('reason' in row) rejected.push({ line: row.line, reason: row.reason });
+    else {
       strictRows.push(row.fields);
       strictLines.push(row.line);
     }
@@ -145,15 +144,19 @@ export async function importItems(
 
   const result = emptyResult();
   if (options.strict) {
-    if (rejected.length === 0) {
-      progress?.({ phase: 'writing', done: 0, total });
-      const outcomes = await store.writeItems(organizationId, strictRows, { allOrNothing: true });
-      tally(result, strictLines, outcomes);
-      progress?.({ phase: 'writing', done: total, total });
-      if (result.errors.length === 0) return result;
-    }
-    // Nothing was kept: report the rejections only.
-    const errors = rejected.length > 0 ? rejected : result.errors;
+    progress?.({ phase: 'writing', done: 0, total });
+    // With rejections nothing will be written; a dry run still finds the rows only the store
+    // can reject (a new sku without a name), so the report names every rejected row.
+    const outcomes = await store.writeItems(
+      organizationId,
+      strictRows,
+      rejected.length > 0 ? { dryRun: true } : { allOrNothing: true },
+    );
+    tally(result, strictLines, outcomes);
+    progress?.({ phase: 'writing', done: total, total });
+    if (rejected.length === 0 && result.errors.length === 0) return result;
+    // Nothing was kept: report every rejected row, in file order.
+    const errors = [...rejected, ...result.errors].sort((a, b) => a.line - b.line);
     return { ...emptyResult(), failed: errors.length, errors };
   }
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ImportFileError } from './errors.js';
 import type { ImportField } from './fields.js';
 import { checkRecord } from './validate.js';
 
@@ -178,8 +177,16 @@ describe('checkRecord (JSON)', () => {
     });
   });
 
-  it('throws a file-level error for an unknown field, wherever it is in the object', () => {
-    expect(() => json({ name: 7, colour: 'red' })).toThrow(ImportFileError);
-    expect(() => json({ name: 'Tent', colour: 'red' })).toThrow(/^line 5: unknown field "colour"/);
+  it('rejects the row for an unknown field, naming it beside its other problems', () => {
+    const allowed =
+      'allowed: name, description, sku, barcode, status, quantity, customFields (ignored: _id, organizationId, createdAt, updatedAt)';
+    expect(json({ name: 'Tent', colour: 'red' })).toEqual({
+      reason: `unknown field "colour"; ${allowed}`,
+    });
+    // Every problem in one reason; the sku still counts for duplicates.
+    expect(json({ name: 7, colour: 'red', sku: 'T-1', size: 'L' })).toEqual({
+      reason: `unknown fields "colour", "size"; ${allowed}; name must be a string, got a number`,
+      sku: 'T-1',
+    });
   });
 });

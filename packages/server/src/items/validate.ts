@@ -1,5 +1,5 @@
 import { ITEM_STATUSES, type ItemFields } from '../store/types.js';
-import { fieldFor, type ImportField } from './fields.js';
+import { type ImportField, lookupField, unknownNames } from './fields.js';
 import type { RawRecord } from './records.js';
 
 /** Limits from DECISIONS.md ("Identifiers and resources"). */
@@ -147,10 +147,15 @@ function checkCsv(record: Extract<RawRecord, { kind: 'csv' }>): Checked {
 }
 
 /** Every problem of a row in one reason, so one pass over the errors fixes the row. */
-function collect(values: Array<[ImportField, unknown]>): Checked {
+function collect(values: Array<[ImportField, unknown] | Rejected>): Checked {
   const fields: Record<string, unknown> = {};
   const reasons: string[] = [];
-  for (const [field, raw] of values) {
+  for (const entry of values) {
+    if (entry instanceof Rejected) {
+      reasons.push(entry.reason);
+      continue;
+    }
+    const [field, raw] = entry;
     const value = raw instanceof Rejected ? raw : checkValue(field, raw);
     if (value instanceof Rejected) reasons.push(value.reason);
     else fields[field] = value;
@@ -165,19 +170,22 @@ function checkJson(record: Extract<RawRecord, { kind: 'json' }>): Checked {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { reason: `expected a JSON object for the item, got ${typeName(value)}` };
   }
-  const values: Array<[ImportField, unknown]> = [];
+  const values: Array<[ImportField, unknown] | Rejected> = [];
+  // An unknown property is a problem of this record only (unlike a CSV column, which every
+  // row has): the row is rejected, naming it first, and the other rows are imported.
+  const unknown: string[] = [];
   for (const [name, raw] of Object.entries(value)) {
-    // Unknown names are a file-level error (thrown): the file is not what the operator thinks.
-    const field = fieldFor(name, 'field', record.line);
-    if (field) values.push([field, raw]);
+    const field = lookupField(name);
+    if (field === undefined) unknown.push(name);
+    else if (field) values.push([field, raw]);
   }
+  if (unknown.length > 0) values.unshift(new Rejected(unknownNames(unknown, 'field')));
   return collect(values);
 }
 
 /**
  * Turns a record into item fields, or the reason it is rejected. Only the fields the record
  * carries are set: an absent one stays `undefined`, which the store reads as "leave as stored".
- * Throws ImportFileError for an unknown field name.
  */
 export function checkRecord(record: RawRecord): Checked {
   return record.kind === 'csv' ? checkCsv(record) : checkJson(record);
