@@ -198,10 +198,23 @@ export async function serve(config: Config, options: { demo: boolean }): Promise
   process.stdout.write(`${banner(server)}\n`);
 }
 
+/**
+ * SIGTERM or SIGINT drains: stop accepting, finish in-flight requests, close the database,
+ * exit 0. The handlers stay registered for the whole drain: with a one-shot handler a second
+ * signal (an impatient Ctrl-C, a supervisor repeating its SIGTERM) would meet the default action
+ * and kill the requests still in flight. A repeated signal is logged and ignored; SIGKILL is the
+ * way to stop at once.
+ */
 function stopOnSignals(server: RunningServer, logger: pino.Logger): void {
   let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(
+        { signal },
+        'already shutting down: still finishing in-flight requests (send SIGKILL to stop at once)',
+      );
+      return;
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     server.close().then(
@@ -212,6 +225,6 @@ function stopOnSignals(server: RunningServer, logger: pino.Logger): void {
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }

@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -17,6 +18,8 @@ interface Started {
   child: ChildProcessWithoutNullStreams;
   apiUrl: string;
   stdout: string;
+  /** Resolves once stdout matches `pattern` (past or future); rejects if the process exits first. */
+  waitForStdout(pattern: RegExp): Promise<void>;
 }
 
 /** Starts `stockroom serve …` and resolves once it has printed where it listens. */
@@ -32,11 +35,36 @@ async function start(args: string[], env: Record<string, string>): Promise<Start
     stderr += chunk;
   });
   child.stdout.setEncoding('utf8');
+  const waiters: Array<{ pattern: RegExp; resolve(): void; reject(error: Error): void }> = [];
+  const waitForStdout = (pattern: RegExp) =>
+    new Promise<void>((resolve, reject) => {
+      if (pattern.test(stdout)) resolve();
+      else if (child.exitCode !== null || child.signalCode !== null) {
+        reject(new Error(`serve exited before printing ${pattern}:\n${stdout}`));
+      } else waiters.push({ pattern, resolve, reject });
+    });
+  child.on('exit', (code, signal) => {
+    for (const waiter of waiters.splice(0)) {
+      waiter.reject(
+        new Error(`serve exited (${code ?? signal}) before printing ${waiter.pattern}:\n${stdout}`),
+      );
+    }
+  });
+  child.stdout.on('data', (chunk: string) => {
+    stdout += chunk;
+    for (const waiter of [...waiters]) {
+      if (waiter.pattern.test(stdout)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  });
   return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      stdout += chunk;
+    child.stdout.on('data', () => {
       const api = /API: +(http:\/\/\S+)\/api\/v1/.exec(stdout);
-      if (api && /Docs: /.test(stdout)) resolve({ child, apiUrl: api[1] as string, stdout });
+      if (api && /Docs: /.test(stdout)) {
+        resolve({ child, apiUrl: api[1] as string, stdout, waitForStdout });
+      }
     });
     child.on('exit', (code) =>
       reject(new Error(`serve exited with ${code} before listening: ${stderr}`)),
@@ -97,6 +125,51 @@ describe('stockroom serve', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('ignores a repeated SIGTERM or SIGINT while it drains, and still finishes every request', async () => {
+    const db = path.join(sandbox.dir, 'drain.db');
+    const started = await start(['--port', '0', '--docs-port', '0', '--no-demo'], {
+      DATABASE_URL: db,
+      LOG_LEVEL: 'info',
+    });
+    const { hostname, port } = new URL(started.apiUrl);
+    // On each connection, in one write: a whole request, and the start of a second one whose
+    // headers are not complete. Once the first is answered the server has read the second's
+    // start too, so it is in flight: the drain cannot end before it is answered, and every
+    // signal below arrives while the drain runs.
+    const request = `GET /api/v1/health HTTP/1.1\r\nHost: ${hostname}\r\n`;
+    const sockets: Socket[] = [];
+    const replies: Array<Promise<string>> = [];
+    for (let i = 0; i < 3; i++) {
+      const socket = connect(Number(port), hostname);
+      let reply = '';
+      const firstAnswered = new Promise<void>((resolve) => {
+        socket.setEncoding('utf8').on('data', (chunk: string) => {
+          reply += chunk;
+          if (reply.includes('"status":"ok"')) resolve();
+        });
+      });
+      replies.push(once(socket, 'close').then(() => reply));
+      socket.write(`${request}\r\n${request}`);
+      await firstAnswered;
+      sockets.push(socket);
+    }
+    const exited = once(started.child, 'exit');
+    started.child.kill('SIGTERM');
+    await started.waitForStdout(/shutting down: finishing in-flight requests/);
+    started.child.kill('SIGTERM');
+    await started.waitForStdout(/"signal":"SIGTERM".*already shutting down/);
+    started.child.kill('SIGINT');
+    await started.waitForStdout(/"signal":"SIGINT".*already shutting down.*SIGKILL/);
+    for (const socket of sockets) socket.end('Connection: close\r\n\r\n');
+    for (const reply of await Promise.all(replies)) {
+      // Both requests of the connection answered, the second after every signal.
+      expect(reply.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(2);
+      expect(reply.match(/"status":"ok"/g)).toHaveLength(2);
+    }
+    const [code, signal] = await exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
 
   it.each([
