@@ -75,6 +75,8 @@ export async function runPrimary(
   config: Config,
   count: number,
   logger: pino.Logger,
+  /** Says where the API listens once every worker is ready (`serve --json`); text by default. */
+  announce?: (urls: { apiUrl: string; docsUrl: string }) => void,
 ): Promise<void> {
   // Once here rather than racing in N workers (they find nothing left to do).
   const store = await openStore(config.databaseUrl, {
@@ -106,9 +108,11 @@ export async function runPrimary(
         logger.info({ workerPid: worker.process.pid }, 'replacement worker ready');
       } else if (ready.size === count) {
         started = true;
-        process.stdout.write(
-          `\nStockroom is running with ${count} workers.\n  API:  ${message.apiUrl}/api/v1\n  Docs: ${message.docsUrl}/en/docs/introduction\n\n`,
-        );
+        if (announce) announce(message);
+        else
+          process.stdout.write(
+            `\nStockroom is running with ${count} workers.\n  API:  ${message.apiUrl}/api/v1\n  Docs: ${message.docsUrl}/en/docs/introduction\n\n`,
+          );
       }
     });
     return worker;

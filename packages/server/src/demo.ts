@@ -280,6 +280,8 @@ export function demoItems(): ItemFields[] {
 
 export interface DemoSeed {
   organization: Organization;
+  /** The id of the demo key, and the key itself (shown once). */
+  keyId: string;
   key: string;
 }
 
@@ -291,6 +293,9 @@ export async function seedDemo(store: Store): Promise<DemoSeed> {
     features: ['inventory'],
   });
   await store.writeItems(organization.id, demoItems());
-  const { key } = await issueKey(store, { organizationId: organization.id, name: 'Demo key' });
-  return { organization, key };
+  const { key, record } = await issueKey(store, {
+    organizationId: organization.id,
+    name: 'Demo key',
+  });
+  return { organization, keyId: record.id, key };
 }

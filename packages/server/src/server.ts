@@ -48,7 +48,8 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-export function createLogger(config: Config): pino.Logger {
+/** Logs go to stdout, or to stderr (`destination` 2) when stdout is kept for `--json`. */
+export function createLogger(config: Config, destination: 1 | 2 = 1): pino.Logger {
   return pino(
     {
       level: config.logLevel,
@@ -65,7 +66,7 @@ export function createLogger(config: Config): pino.Logger {
     // Asynchronous stdout: under load, lines written while a write is in flight go out together
     // instead of one system call per request line (about 12% of item-detail throughput,
     // BENCHMARKS.md). Nothing waits when idle, and pino flushes synchronously on exit.
-    pino.destination({ dest: 1, sync: false }),
+    pino.destination({ dest: destination, sync: false }),
   );
 }
 
@@ -171,14 +172,48 @@ function banner(server: RunningServer): string {
   return lines.join('\n');
 }
 
+/** What `serve --json` prints once listening: the one JSON object on stdout. */
+export function readyJson(
+  urls: { apiUrl: string; docsUrl: string },
+  demo: DemoSeed | null,
+): Record<string, unknown> {
+  return {
+    apiUrl: urls.apiUrl,
+    docsUrl: urls.docsUrl,
+    demo: demo
+      ? {
+          organizationId: demo.organization.id,
+          organizationSlug: demo.organization.slug,
+          keyId: demo.keyId,
+          key: demo.key,
+        }
+      : null,
+  };
+}
+
 /**
  * `stockroom serve`: runs until SIGTERM/SIGINT, then drains and exits 0. With several workers
  * (PostgreSQL only) this process becomes the cluster primary and each worker runs this again.
+ * With `json`, stdout carries exactly one JSON object (`readyJson`) once listening, and the logs
+ * go to stderr.
  */
-export async function serve(config: Config, options: { demo: boolean }): Promise<void> {
+export async function serve(
+  config: Config,
+  options: { demo: boolean; json?: boolean },
+): Promise<void> {
+  const json = options.json === true;
   const workers = resolveWorkers(config);
-  const logger = createLogger(config);
-  if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers, logger);
+  const logger = createLogger(config, json ? 2 : 1);
+  if (workers > 1 && cluster.isPrimary) {
+    return runPrimary(
+      config,
+      workers,
+      logger,
+      json
+        ? (urls) => process.stdout.write(`${JSON.stringify(readyJson(urls, null))}\n`)
+        : undefined,
+    );
+  }
   if (cluster.isWorker) {
     let server: RunningServer;
     try {
@@ -195,7 +230,9 @@ export async function serve(config: Config, options: { demo: boolean }): Promise
   const server = await startServer(config, { demo: options.demo, logger });
   // Handlers first: whoever reads the banner may signal at once.
   stopOnSignals(server, logger);
-  process.stdout.write(`${banner(server)}\n`);
+  process.stdout.write(
+    json ? `${JSON.stringify(readyJson(server, server.demo))}\n` : `${banner(server)}\n`,
+  );
 }
 
 /**

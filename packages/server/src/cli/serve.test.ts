@@ -18,11 +18,17 @@ interface Started {
   child: ChildProcessWithoutNullStreams;
   apiUrl: string;
   stdout: string;
+  /** stdout and stderr so far (they keep growing). */
+  stdoutNow(): string;
+  stderr(): string;
   /** Resolves once stdout matches `pattern` (past or future); rejects if the process exits first. */
   waitForStdout(pattern: RegExp): Promise<void>;
 }
 
-/** Starts `stockroom serve …` and resolves once it has printed where it listens. */
+/**
+ * Starts `stockroom serve …` and resolves once it has printed where it listens: the banner, or
+ * with --json its one JSON line.
+ */
 async function start(args: string[], env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], {
     cwd: sandbox.dir,
@@ -62,8 +68,17 @@ async function start(args: string[], env: Record<string, string>): Promise<Start
   return new Promise((resolve, reject) => {
     child.stdout.on('data', () => {
       const api = /API: +(http:\/\/\S+)\/api\/v1/.exec(stdout);
-      if (api && /Docs: /.test(stdout)) {
-        resolve({ child, apiUrl: api[1] as string, stdout, waitForStdout });
+      const json = /^\{.*\}\n/.test(stdout) ? JSON.parse(stdout.split('\n')[0] as string) : null;
+      const apiUrl = api && /Docs: /.test(stdout) ? api[1] : json?.apiUrl;
+      if (typeof apiUrl === 'string') {
+        resolve({
+          child,
+          apiUrl,
+          stdout,
+          stdoutNow: () => stdout,
+          stderr: () => stderr,
+          waitForStdout,
+        });
       }
     });
     child.on('exit', (code) =>
@@ -125,6 +140,52 @@ describe('stockroom serve', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('--json prints exactly one JSON object on stdout once listening, and logs to stderr', async () => {
+    const db = path.join(sandbox.dir, 'json.db');
+    const started = await start(['--port', '0', '--docs-port', '0', '--json'], {
+      DATABASE_URL: db,
+      LOG_LEVEL: 'info',
+    });
+    const ready = JSON.parse(started.stdout);
+    expect(ready).toEqual({
+      apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      docsUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      demo: {
+        organizationId: expect.stringMatching(/^[0-9a-f]{24}$/),
+        organizationSlug: 'demo-outfitters',
+        keyId: expect.stringMatching(/^[0-9a-f]{24}$/),
+        key: expect.stringMatching(/^sr_org_[0-9A-Za-z]{38}$/),
+      },
+    });
+    // The key works, and is the one the JSON names.
+    const verify = await fetch(`${ready.apiUrl}/api/v1/auth/verify`, {
+      headers: { 'x-api-key': ready.demo.key },
+    });
+    expect(verify.status).toBe(200);
+    expect((await verify.json()).key).toMatchObject({
+      id: ready.demo.keyId,
+      organizationId: ready.demo.organizationId,
+    });
+    expect((await fetch(`${ready.docsUrl}/openapi.json`)).status).toBe(200);
+    expect(await stop(started)).toBe(0);
+    // Request and shutdown logs went to stderr; stdout is still the one line.
+    expect(started.stdoutNow()).toBe(started.stdout);
+    expect(started.stdout.trim().split('\n')).toHaveLength(1);
+    expect(started.stderr()).toContain('"msg":"request"');
+    expect(started.stderr()).toContain('shutting down');
+
+    // A start that seeds nothing says so with demo: null.
+    const again = await start(['--port', '0', '--docs-port', '0', '--json'], {
+      DATABASE_URL: db,
+    });
+    expect(JSON.parse(again.stdout)).toEqual({
+      apiUrl: expect.any(String),
+      docsUrl: expect.any(String),
+      demo: null,
+    });
+    expect(await stop(again)).toBe(0);
   });
 
   it('ignores a repeated SIGTERM or SIGINT while it drains, and still finishes every request', async () => {

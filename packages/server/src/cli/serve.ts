@@ -18,14 +18,16 @@ interface ServeOptions {
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('run the API and documentation hosts (migrates the database first)')
+    .description(
+      'run the API and documentation hosts (migrates the database first); with --json, print one JSON object with the URLs (and the demo key) once listening, and log to stderr',
+    )
     .option('--port <PORT>', 'API port (env PORT, default 3000)', parsePort)
     .option('--docs-port <PORT>', 'documentation port (env DOCS_PORT, default 3001)', parsePort)
     .option('--host <HOST>', 'interface to bind (env HOST, default 127.0.0.1)')
     .option('--workers <N|auto>', 'API processes (env WORKERS, default 1)', parseWorkers)
     .option('--no-demo', 'never seed the demo organization')
     .action(async (opts: ServeOptions, command: Command) => {
-      const { databaseUrl } = contextOf(command);
+      const { databaseUrl, out } = contextOf(command);
       const config = loadConfig(process.env, {
         PORT: opts.port,
         DOCS_PORT: opts.docsPort,
@@ -34,6 +36,6 @@ export function registerServe(program: Command): void {
         DATABASE_URL: databaseUrl,
       });
       const { serve } = await import('../server.js');
-      await serve(config, { demo: opts.demo });
+      await serve(config, { demo: opts.demo, json: out.json });
     });
 }
