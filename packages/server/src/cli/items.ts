@@ -55,7 +55,7 @@ one that is not UTF-8, writes nothing.`,
     .action(async (file: string, opts: { org: string; strict?: boolean }, command: Command) => {
       const context = contextOf(command);
       const strict = opts.strict === true;
-      const progress = createProgress(process.stderr.isTTY === true && !context.out.json);
+      const progress = createProgress(process.stderr.isTTY === true);
       const { result, slug } = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, opts.org);
         try {

@@ -14,7 +14,8 @@ function megabytes(bytes: number): string {
 
 /**
  * A progress bar on stderr, only for a person watching a terminal: piped or captured stderr
- * (scripts, CI, tests) and --json get nothing, so stderr stays one line on failure.
+ * (scripts, CI, tests) gets nothing, so it stays one line on failure. --json does not turn it
+ * off: the JSON object is on stdout, which the bar never touches.
  */
 export function createProgress(enabled: boolean): ProgressReporter {
   if (!enabled) return quiet;
