@@ -468,6 +468,47 @@ describe('the order of checks', () => {
   });
 });
 
+describe('a refunded use', () => {
+  it('is usable at once, even by a key served from the cache', async () => {
+    // A cache that outlives the test: only the refund itself can make the key usable again.
+    const server = await startTestServer({ captureLogs: true, keyCacheTtlMs: 600_000 });
+    try {
+      const { key, record } = await server.createKey({
+        organizationId: server.demo.organizationId,
+        remaining: 1,
+        rateLimit: null,
+      });
+      // Cached with its one use left.
+      expect((await server.request('/api/v1/auth/verify', { key })).body.key.remaining).toBe(1);
+      await server.exec('ALTER TABLE items RENAME TO items_hidden');
+      try {
+        const failed = await server.request(`${ITEMS}?limit=1`, {
+          key,
+          headers: { 'x-request-id': 'refund-then-retry' },
+        });
+        expectApiError(failed, 500, 'INTERNAL_ERROR');
+      } finally {
+        await server.exec('ALTER TABLE items_hidden RENAME TO items');
+      }
+      // The request's log line is written once its refund is done.
+      for (let i = 0; i < 500; i++) {
+        if (server.logs.some((line) => line.requestId === 'refund-then-retry')) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(server.logs.find((line) => line.requestId === 'refund-then-retry')).toMatchObject({
+        status: 500,
+      });
+      expect(await server.store.getRemaining(record.id)).toBe(1);
+      const retried = await server.request(`${ITEMS}?limit=1`, { key });
+      expect(retried.status, retried.text).toBe(200);
+      expect(await server.store.getRemaining(record.id)).toBe(0);
+      expectApiError(await server.request(`${ITEMS}?limit=1`, { key }), 401, 'KEY_EXHAUSTED');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('stored times no date can show', () => {
   it('are answered clamped to years 0000-9999, never with a 500', async () => {
     const server = await startTestServer();

@@ -272,10 +272,19 @@ export async function createApiApp(
       logRequest(request, reply);
       done();
     };
-    if (request.quotaCharged && reply.statusCode >= 500 && request.principal) {
+    const principal = request.principal;
+    if (request.quotaCharged && reply.statusCode >= 500 && principal) {
       services.store
-        .refundQuota(request.principal.key.id)
-        .catch(() => {})
+        .refundQuota(principal.key.id)
+        .then(
+          // The cache holds the count this request's charge left (0 after the last use): it
+          // must see the refund too, or the given-back use answers KEY_EXHAUSTED until the
+          // entry expires.
+          (left) => {
+            if (left !== null) services.keys.noteRemaining(principal.hash, left);
+          },
+          () => {},
+        )
         .then(log);
     } else log();
   });

@@ -309,13 +309,13 @@ for (const { engine, skip } of LEGS) {
         expect(await store.consumeQuota(input.id)).toBe(1);
         expect(await store.consumeQuota(input.id)).toBe(0);
         expect(await store.consumeQuota(input.id)).toBeNull();
-        await store.refundQuota(input.id);
+        expect(await store.refundQuota(input.id)).toBe(1);
         expect(await store.getRemaining(input.id)).toBe(1);
         const unlimited = newKey(orgId);
         await store.createApiKey(unlimited);
         expect(await store.getRemaining(unlimited.id)).toBeNull();
         expect(await store.consumeQuota(unlimited.id)).toBeNull();
-        await store.refundQuota(unlimited.id);
+        expect(await store.refundQuota(unlimited.id)).toBeNull();
         expect(await store.getRemaining(unlimited.id)).toBeNull();
       });
 

@@ -155,8 +155,11 @@ export interface Store {
    * or null when none was left (a concurrent request took the last).
    */
   consumeQuota(keyId: string): Promise<number | null>;
-  /** Gives back a use taken by a request that then failed on our side. */
-  refundQuota(keyId: string): Promise<void>;
+  /**
+   * Gives back a use taken by a request that then failed on our side. Returns the uses left
+   * after the refund (null: the key has no quota, or no longer exists).
+   */
+  refundQuota(keyId: string): Promise<number | null>;
   /** Current uses left (null: no quota). */
   getRemaining(keyId: string): Promise<number | null>;
   /** Batched last-use tracking: keyId → epoch ms. */

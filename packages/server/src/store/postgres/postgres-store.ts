@@ -307,11 +307,12 @@ export class PostgresStore implements Store {
     return row ? (row.remaining as number) : null;
   }
 
-  async refundQuota(keyId: string): Promise<void> {
-    await this.rows(
-      'UPDATE api_keys SET remaining = remaining + 1 WHERE id = $1 AND remaining IS NOT NULL',
+  async refundQuota(keyId: string): Promise<number | null> {
+    const [row] = await this.rows(
+      'UPDATE api_keys SET remaining = remaining + 1 WHERE id = $1 AND remaining IS NOT NULL RETURNING remaining',
       [keyId],
     );
+    return (row?.remaining as number | undefined) ?? null;
   }
 
   async getRemaining(keyId: string): Promise<number | null> {

@@ -554,11 +554,12 @@ export class SqliteStore implements Store {
     });
   }
 
-  async refundQuota(keyId: string): Promise<void> {
+  async refundQuota(keyId: string): Promise<number | null> {
     return this.run(() => {
-      this.stmt(
-        'UPDATE api_keys SET remaining = remaining + 1 WHERE id = ? AND remaining IS NOT NULL',
-      ).run(keyId);
+      const row = this.stmt(
+        'UPDATE api_keys SET remaining = remaining + 1 WHERE id = ? AND remaining IS NOT NULL RETURNING remaining',
+      ).get(keyId) as Row | undefined;
+      return row ? (row.remaining as number) : null;
     });
   }
 
