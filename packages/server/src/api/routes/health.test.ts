@@ -36,6 +36,58 @@ describe('GET /api/v1/health', () => {
   });
 });
 
+describe('the health database check', () => {
+  it('pings the database at most once a second, however many requests come', async () => {
+    const server = await startTestServer();
+    try {
+      // Count the real store's pings (the check itself is unchanged).
+      const store = server.store;
+      const ping = store.ping.bind(store);
+      let pings = 0;
+      store.ping = () => {
+        pings += 1;
+        return ping();
+      };
+      const started = Date.now();
+      for (let round = 0; round < 3; round++) {
+        const burst = await Promise.all(
+          Array.from({ length: 40 }, () => server.request('/api/v1/health')),
+        );
+        for (const response of burst) expect(response.status).toBe(200);
+        expect((await server.request('/api/v1/health')).status).toBe(200);
+      }
+      const elapsedSeconds = (Date.now() - started) / 1000;
+      expect(pings).toBeGreaterThanOrEqual(1);
+      // One ping per started second of the run at most, plus the first.
+      expect(pings).toBeLessThanOrEqual(Math.ceil(elapsedSeconds) + 1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sees the database go down within one second', async () => {
+    const server = await startTestServer();
+    try {
+      expect((await server.request('/api/v1/health')).status).toBe(200);
+      await server.store.close();
+      const closedAt = Date.now();
+      let status = 200;
+      for (let i = 0; i < 300 && status === 200; i++) {
+        const sentAt = Date.now();
+        status = (await server.request('/api/v1/health')).status;
+        // A cached "ok" may only come from a check made before the database went down, so a
+        // request sent a second or more after that is answered by a fresh check.
+        if (status === 200) expect(sentAt - closedAt).toBeLessThan(1000);
+        else break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(status).toBe(503);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('health when the database is down', () => {
   it('answers 503 with status unavailable and keyed routes answer SERVICE_UNAVAILABLE', async () => {
     const server = await startTestServer();

@@ -18,17 +18,17 @@ const HealthResponse = Type.Object(
 const CHECK_TTL_MS = 1000;
 
 export default function healthRoute(app: FastifyInstance, services: Services) {
-  // The database check is cached for at most one second so health stays cheap under load.
-  let cached: { at: number; ok: boolean } | null = null;
-  async function databaseOk(): Promise<boolean> {
+  // The database check is cached for at most one second so health stays cheap under load. The
+  // promise is cached as soon as the ping starts: requests that arrive while it runs share it
+  // instead of each starting one of their own (a burst of health checks is one ping).
+  let cached: { at: number; ok: Promise<boolean> } | null = null;
+  function databaseOk(): Promise<boolean> {
     const now = Date.now();
     if (cached && now - cached.at < CHECK_TTL_MS) return cached.ok;
-    let ok = true;
-    try {
-      await services.store.ping();
-    } catch {
-      ok = false;
-    }
+    const ok = services.store.ping().then(
+      () => true,
+      () => false,
+    );
     cached = { at: now, ok };
     return ok;
   }
