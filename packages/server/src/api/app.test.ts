@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
+import { generateKey } from '../keys/format.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { expectApiError, untilChanged } from '../testing/security-suite.js';
 
@@ -428,6 +429,63 @@ describe('the order of checks', () => {
     expect(await server.store.getRemaining(record.id)).toBe(4);
   });
 
+  it('spends no quota on a 403, whichever check refused', async () => {
+    const quota = { remaining: 5, rateLimit: null };
+    const other = await server.createOrganization();
+    const noFeature = await server.createOrganization({ features: [] });
+    const user = await server.createUser(org);
+    const cases = [
+      {
+        code: 'FEATURE_DISABLED',
+        issued: await server.createKey({ organizationId: noFeature.id, ...quota }),
+        path: ITEMS,
+      },
+      {
+        code: 'INSUFFICIENT_PERMISSIONS',
+        issued: await server.createKey({ organizationId: org, permissions: [], ...quota }),
+        path: ITEMS,
+      },
+      {
+        code: 'ORGANIZATION_FORBIDDEN',
+        issued: await server.createKey({ organizationId: org, userId: user.id, ...quota }),
+        path: ITEMS,
+      },
+      {
+        code: 'ORGANIZATION_FORBIDDEN',
+        issued: await server.createKey({ organizationId: org, ...quota }),
+        path: `${ITEMS}?organizationId=${other.id}`,
+      },
+    ];
+    // The user key's user leaves before the key is first used.
+    await server.store.removeMember(org, user.id);
+    for (const { code, issued, path } of cases) {
+      for (let i = 0; i < 3; i++) {
+        expectApiError(await server.request(path, { key: issued.key }), 403, code);
+      }
+      expect(await server.store.getRemaining(issued.record.id), code).toBe(5);
+    }
+    // Control: the same organization key is charged once it asks for its own data.
+    const own = cases[3]?.issued as { key: string; record: { id: string } };
+    expect((await server.request(ITEMS, { key: own.key })).status).toBe(200);
+    expect(await server.store.getRemaining(own.record.id)).toBe(4);
+  });
+
+  it('checks membership before the organizationId override: a removed member gets 403, not 404', async () => {
+    const user = await server.createUser(org);
+    const { key: k } = await server.createKey({ organizationId: org, userId: user.id });
+    await server.store.removeMember(org, user.id);
+    const unknown = await server.request(`${ITEMS}?organizationId=${'0'.repeat(24)}`, { key: k });
+    expectApiError(unknown, 403, 'ORGANIZATION_FORBIDDEN');
+    expect(unknown.body.error.message).toContain('no longer a member');
+    const organization = await server.request(
+      `/api/v1/organization?organizationId=${'f'.repeat(24)}`,
+      {
+        key: k,
+      },
+    );
+    expectApiError(organization, 403, 'ORGANIZATION_FORBIDDEN');
+  });
+
   it('a quota of N admits exactly N of many concurrent requests', async () => {
     const k = await key({ remaining: 10, rateLimit: null });
     const responses = await Promise.all(
@@ -465,6 +523,27 @@ describe('the order of checks', () => {
       await server.exec('ALTER TABLE items_hidden RENAME TO items');
     }
     expect(await server.store.getRemaining(record.id)).toBe(2);
+  });
+});
+
+describe('with the database down', () => {
+  it('still tells a malformed key or a bad checksum from an unknown one, without the database', async () => {
+    const server = await startTestServer();
+    try {
+      const key = server.demo.key;
+      const tampered = `${key.slice(0, 7)}${key[7] === 'A' ? 'B' : 'A'}${key.slice(8)}`;
+      await server.store.close();
+      // Control: a well-formed key needs the database, which is gone.
+      const wellFormed = await server.request(ITEMS, {
+        key: generateKey('organization').key,
+      });
+      expectApiError(wellFormed, 503, 'SERVICE_UNAVAILABLE');
+      for (const bad of ['not-a-key', `${key}x`, tampered, 'sr_org_short']) {
+        expectApiError(await server.request(ITEMS, { key: bad }), 401, 'INVALID_API_KEY');
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 

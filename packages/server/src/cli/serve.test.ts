@@ -3,8 +3,10 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { BIN, createCliSandbox, expectFailure } from '../testing/cli-harness.js';
+import { createTestSchema, postgresUnavailable } from '../testing/postgres.js';
 
 const sandbox = createCliSandbox();
 const children = new Set<ChildProcessWithoutNullStreams>();
@@ -251,5 +253,31 @@ describe('stockroom serve', () => {
       json: true,
       message: /^stockroom: PORT must be a port number from 0 to 65535, got "99999"$/,
     });
+  });
+});
+
+const noPostgres = await postgresUnavailable();
+if (noPostgres) console.warn(`[serve] skipping the PostgreSQL leg: ${noPostgres}`);
+
+describe.skipIf(noPostgres !== null)('stockroom serve on PostgreSQL', () => {
+  it('never seeds the demo, even into an empty database', async () => {
+    const schema = await createTestSchema();
+    try {
+      const started = await start(['--port', '0', '--docs-port', '0', '--json'], {
+        DATABASE_URL: schema.url,
+      });
+      expect(JSON.parse(started.stdout)).toMatchObject({ demo: null });
+      expect(await stop(started)).toBe(0);
+      const store = new PostgresStore(schema.url);
+      try {
+        // Migrated by the start, and still empty.
+        expect(await store.migrate()).toEqual([]);
+        expect(await store.countOrganizations()).toBe(0);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await schema.drop();
+    }
   });
 });

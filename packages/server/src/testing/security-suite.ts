@@ -172,13 +172,20 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
 
     it('refuses a rate-limited key with Retry-After and the rate-limit headers', async () => {
       const key = await withKey({ rateLimit: { max: 2, windowSeconds: 3600 } });
+      const before = Date.now() / 1000;
       const first = await server.request(path, { key });
+      const after = Date.now() / 1000;
       expect(first.status).toBe(200);
       expect(first.headers.get('x-ratelimit-limit')).toBe('2');
       expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+      // Epoch seconds of the end of the window (aligned to the epoch) the request fell in: the
+      // request was served between before and after, so it is the end of one of their windows,
+      // and 0 < reset - now <= windowSeconds.
       const reset = Number(first.headers.get('x-ratelimit-reset'));
-      expect(reset % 3600).toBe(0);
-      expect(reset).toBeGreaterThan(Date.now() / 1000);
+      const windowEnd = (seconds: number) => (Math.floor(seconds / 3600) + 1) * 3600;
+      expect([windowEnd(before), windowEnd(after)]).toContain(reset);
+      expect(reset - after).toBeLessThanOrEqual(3600);
+      expect(reset - before).toBeGreaterThan(0);
       expect((await server.request(path, { key })).status).toBe(200);
       const limited = await server.request(path, { key });
       expectApiError(limited, 401, 'RATE_LIMITED');
