@@ -408,6 +408,31 @@ describe('configuration', () => {
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
+  it('treats an environment it may not read as unset, as in Deno without --allow-env', async () => {
+    const server = await peer((_req, res) =>
+      json(res, 200, { status: 'ok', version: '1', checks: {} }),
+    );
+    const real = process.env;
+    // Deno's process.env throws NotCapable for every variable it is not allowed to read.
+    process.env = new Proxy(real, {
+      get(target, name) {
+        if (typeof name === 'string' && name.startsWith('STOCKROOM_')) {
+          throw new Error(`NotCapable: Requires env access to "${name}"`);
+        }
+        return Reflect.get(target, name);
+      },
+    });
+    let stockroom: Stockroom;
+    try {
+      stockroom = new Stockroom({ baseUrl: server.url });
+      expect(() => new Stockroom()).toThrow(/no baseUrl/);
+    } finally {
+      process.env = real;
+    }
+    expect((await stockroom.health()).status).toBe('ok');
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
   it('rejects nonsensical numbers', () => {
     expect(() => client('http://x.test', { timeoutMs: 0 })).toThrow(RangeError);
     expect(() => client('http://x.test', { maxRetries: -1 })).toThrow(RangeError);

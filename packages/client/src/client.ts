@@ -41,10 +41,16 @@ const HEADER_SAFE_KEY = /^[\x21-\x7e]+$/;
 const DEFAULT_MAX_RETRIES = 2;
 
 function env(name: string): string | undefined {
-  // Read defensively: browsers and edge runtimes have no `process`.
-  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  const value = proc?.env?.[name];
-  return value === '' ? undefined : value;
+  // Read defensively: browsers and edge runtimes have no `process`, and Deno has one whose `env`
+  // throws (NotCapable) without --allow-env. An unreadable variable is an unset one: the
+  // options then name what is missing.
+  try {
+    const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
+    const value = proc?.env?.[name];
+    return value === '' ? undefined : value;
+  } catch {
+    return undefined;
+  }
 }
 
 function isBrowser(): boolean {
