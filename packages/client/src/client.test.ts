@@ -385,6 +385,58 @@ describe('the key stays secret', () => {
       .catch((e: unknown) => e);
     expect(inspect(error, { depth: 10 })).not.toContain(KEY);
   });
+
+  it('never shows in the cause of a connection error, even one that echoes the headers', async () => {
+    const error = (await client('http://127.0.0.1:9', {
+      maxRetries: 0,
+      // A fetch wrapper (tracing, a proxy agent) whose error quotes the request it failed.
+      async fetch(_input, init) {
+        const headers = init.headers as Record<string, string>;
+        throw Object.assign(new TypeError(`refused: authorization=${headers.authorization}`), {
+          code: 'E_PROXY',
+          request: { headers },
+          cause: new Error(`upstream said ${headers.authorization}`),
+        });
+      },
+    })
+      .verifyKey()
+      .catch((e: unknown) => e)) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toBe(
+      'Could not reach http://127.0.0.1:9 (GET /api/v1/auth/verify): refused: authorization=Bearer [redacted] (E_PROXY)',
+    );
+    expect(error.cause).toMatchObject({
+      name: 'TypeError',
+      message: 'refused: authorization=Bearer [redacted]',
+      code: 'E_PROXY',
+      cause: { message: 'upstream said Bearer [redacted]' },
+    });
+    for (const text of [
+      inspect(error, { depth: 20, showHidden: true }),
+      inspect(error.cause, { depth: 20, showHidden: true }),
+      JSON.stringify(error),
+      String(error.stack),
+    ]) {
+      expect(text).not.toContain(KEY);
+    }
+  });
+
+  it('leaves error bodies intact when the key is too short to be a secret', async () => {
+    // With a one-letter key, replacing it everywhere would break the JSON and every word.
+    const server = await peer((_req, res) =>
+      json(res, 401, envelope('INVALID_API_KEY', 401, 'The key is not a Stockroom key.')),
+    );
+    const error = await client(server.url, { apiKey: 'e' })
+      .verifyKey()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({
+      code: 'INVALID_API_KEY',
+      message: 'The key is not a Stockroom key.',
+      requestId: 'req-invalid_api_key',
+      docUrl: 'http://docs.test/en/docs/errors#invalid_api_key',
+    });
+  });
 });
 
 describe('configuration', () => {
