@@ -485,6 +485,34 @@ describe('configuration', () => {
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
+  it('rejects nonsensical per-call numbers as the constructor does, before sending anything', async () => {
+    const server = await peer((_req, res) => json(res, 200, PAGE));
+    const stockroom = client(server.url);
+    for (const options of [
+      { timeoutMs: Number.NaN },
+      { timeoutMs: -1 },
+      { timeoutMs: 0 },
+      { timeoutMs: Number.POSITIVE_INFINITY },
+      { maxRetries: Number.POSITIVE_INFINITY },
+      { maxRetries: -1 },
+      { maxRetries: Number.NaN },
+      { maxRetries: '2' as unknown as number },
+    ]) {
+      const error = await stockroom.inventory.list({}, options).catch((e: unknown) => e);
+      expect(error, inspect(options)).toBeInstanceOf(RangeError);
+      expect((error as Error).message).toContain(Object.keys(options)[0]);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('counts whole retries in a per-call maxRetries, as the constructor does', async () => {
+    const server = await peer((_req, res) => json(res, 503, envelope('SERVICE_UNAVAILABLE', 503)));
+    await client(server.url)
+      .verifyKey({ maxRetries: 1.5 })
+      .catch(() => {});
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('rejects nonsensical numbers', () => {
     expect(() => client('http://x.test', { timeoutMs: 0 })).toThrow(RangeError);
     expect(() => client('http://x.test', { maxRetries: -1 })).toThrow(RangeError);

@@ -1,4 +1,5 @@
 import { ApiPromise } from './api-promise.js';
+import { callLimits, numberOption } from './options.js';
 import { InventoryResource } from './resources/inventory.js';
 import { OrganizationResource } from './resources/organization.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';
@@ -55,14 +56,6 @@ function env(name: string): string | undefined {
 
 function isBrowser(): boolean {
   return typeof window !== 'undefined' && typeof window.document !== 'undefined';
-}
-
-function count(name: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new RangeError(`${name} must be a finite number ≥ ${min}, got ${String(value)}.`);
-  }
-  return value;
 }
 
 function normalizeBaseUrl(raw: string | undefined): string {
@@ -133,8 +126,12 @@ export class Stockroom {
       );
     }
     this.baseUrl = normalizeBaseUrl(options.baseUrl ?? env('STOCKROOM_BASE_URL'));
-    this.timeoutMs = count('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1);
-    this.maxRetries = Math.floor(count('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, 0));
+    const limits = callLimits(options, {
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+      maxRetries: DEFAULT_MAX_RETRIES,
+    });
+    this.timeoutMs = limits.timeoutMs;
+    this.maxRetries = limits.maxRetries;
     this.#keyHint = apiKey ? displayPrefix(apiKey) : null;
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
@@ -142,19 +139,19 @@ export class Stockroom {
       timeoutMs: this.timeoutMs,
       maxRetries: this.maxRetries,
       retry: {
-        initialDelayMs: count(
+        initialDelayMs: numberOption(
           'retryDelayMs',
           options.retryDelayMs,
           DEFAULT_RETRY_POLICY.initialDelayMs,
           0,
         ),
-        maxDelayMs: count(
+        maxDelayMs: numberOption(
           'maxRetryDelayMs',
           options.maxRetryDelayMs,
           DEFAULT_RETRY_POLICY.maxDelayMs,
           0,
         ),
-        maxRetryAfterMs: count(
+        maxRetryAfterMs: numberOption(
           'maxRetryAfterMs',
           options.maxRetryAfterMs,
           DEFAULT_RETRY_POLICY.maxRetryAfterMs,

@@ -1,5 +1,6 @@
 import type { WithResponse } from './api-promise.js';
 import { ConnectionError, errorFromResponse, StockroomError, TimeoutError } from './errors.js';
+import { callLimits } from './options.js';
 import { responseInfo } from './response.js';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
 import { redact, redactJson, safeCause } from './secrets.js';
@@ -76,12 +77,13 @@ export class Transport {
   }
 
   async send<T>(call: Call, options: RequestOptions = {}): Promise<WithResponse<T>> {
-    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+    // Checked before anything is sent: the call rejects with the RangeError.
+    const { timeoutMs, maxRetries } = callLimits(options, this.#config);
     const url = this.#url(call);
     for (let attempt = 0; ; attempt++) {
       let error: StockroomError;
       try {
-        const answer = await this.#attempt(url, options);
+        const answer = await this.#attempt(url, timeoutMs, options.signal);
         const outcome = this.#read<T>(call, answer, attempt + 1);
         if (!(outcome instanceof StockroomError)) return outcome;
         error = outcome;
@@ -97,7 +99,7 @@ export class Transport {
     }
   }
 
-  async #attempt(url: string, options: RequestOptions): Promise<Answer> {
+  async #attempt(url: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Answer> {
     const fetchImpl = this.#config.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
       throw new TypeError('No fetch implementation: pass one as the `fetch` option.');
@@ -105,9 +107,7 @@ export class Transport {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#config.apiKey) headers.authorization = `Bearer ${this.#config.apiKey}`;
 
-    const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs;
     const controller = new AbortController();
-    const signal = options.signal;
     if (signal?.aborted) throw signal.reason;
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
