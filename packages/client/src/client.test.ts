@@ -18,6 +18,7 @@ import {
   type PeerHandler,
   startPeer,
 } from './testing/http-peer.js';
+import type { ItemField } from './types.js';
 
 /**
  * The client against real HTTP peers scripted per test: retries, timeouts, aborts and odd
@@ -71,6 +72,23 @@ describe('requests', () => {
       fields: '_id,name',
       cursor: 'c1',
     });
+  });
+
+  it('rejects an empty fields list with a TypeError, before sending anything', async () => {
+    const server = await peer((_req, res) => json(res, 200, PAGE));
+    const { inventory } = client(server.url);
+    // The types refuse a literal []; a list built at run time can still come out empty.
+    const chosen: ItemField[] = [];
+    for (const pending of [
+      inventory.list({ fields: chosen }),
+      inventory.get('x', { fields: chosen }),
+      inventory.all({ fields: chosen }).next(),
+    ]) {
+      const error = await pending.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/fields must name at least one field/);
+    }
+    expect(server.requests).toHaveLength(0);
   });
 
   it('accepts a base URL with a path prefix, a trailing slash or /api/v1', async () => {
