@@ -200,6 +200,28 @@ describe('inventory.all()', () => {
     }
     expect(counter.urls).toHaveLength(2);
   });
+
+  it('stops at once when the signal is aborted mid-page, with the signal’s reason', async () => {
+    const counter = countingFetch();
+    const stockroom = client({ apiKey: key, fetch: counter.fetch });
+    const controller = new AbortController();
+    const reason = new Error('walk cancelled');
+    const seen: string[] = [];
+    const walk = async () => {
+      const items = stockroom.inventory.all(
+        { limit: 5, fields: ['_id'] },
+        { signal: controller.signal },
+      );
+      for await (const item of items) {
+        seen.push(item._id);
+        if (seen.length === 2) controller.abort(reason);
+      }
+    };
+    expect(await walk().catch((error: unknown) => error)).toBe(reason);
+    // The first page held 5 items; none after the abort was handed out.
+    expect(seen).toHaveLength(2);
+    expect(counter.urls).toHaveLength(1);
+  });
 });
 
 describe('errors from the real server', () => {

@@ -71,9 +71,10 @@ export class InventoryResource {
 
   /**
    * Every item matching the filters, fetched page by page (`limit` is the page size) as the loop
-   * asks for them. Breaking out of the loop stops fetching. It follows `nextCursor` to the end
-   * rather than stopping at a short page: a search page may hold fewer than `limit` items, even
-   * none, and still have a next one.
+   * asks for them. Breaking out of the loop stops fetching; aborting `options.signal` makes the
+   * next step throw the signal's reason, even within a page already fetched. It follows
+   * `nextCursor` to the end rather than stopping at a short page: a search page may hold fewer
+   * than `limit` items, even none, and still have a next one.
    */
   async *all<const F extends Fields = undefined>(
     params: ListItemsParams<F> = {},
@@ -82,7 +83,12 @@ export class InventoryResource {
     let cursor = params.cursor;
     do {
       const page: ItemPage<SelectedItem<F>> = await this.list({ ...params, cursor }, options);
-      yield* page.data;
+      for (const item of page.data) {
+        // A page arrives whole: an abort while the loop works through it must still stop the
+        // walk at once, not after the items already fetched.
+        options?.signal?.throwIfAborted();
+        yield item;
+      }
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
   }
