@@ -16,6 +16,7 @@ import {
   json,
   type Peer,
   type PeerHandler,
+  startHangUp,
   startPeer,
 } from './testing/http-peer.js';
 import type { ItemField } from './types.js';
@@ -155,13 +156,47 @@ describe('results', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('resolves health with the report even when the API answers 503', async () => {
+  it('resolves health with the report even when the API answers 503, without retrying', async () => {
     const report = { status: 'unavailable', version: '1', checks: { database: 'down' } };
     const server = await peer((_req, res) => json(res, 503, report, { 'retry-after': '1' }));
-    const { data, response } = await client(server.url).health().withResponse();
+    const { data, response } = await client(server.url, { maxRetries: 3 }).health().withResponse();
     expect(data).toEqual(report);
     expect(response.status).toBe(503);
+    expect(response.attempts).toBe(1);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries health after answers that are not a report, up to the client’s maxRetries', async () => {
+    const report = { status: 'ok', version: '1', checks: { database: 'ok' } };
+    const server = await peer((_req, res, n) => {
+      if (n === 0) {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<h1>Bad gateway</h1>');
+      } else if (n === 1) json(res, 500, envelope('INTERNAL_ERROR', 500));
+      else json(res, 200, report);
+    });
+    const { data, response } = await client(server.url).health().withResponse();
+    expect(data).toEqual(report);
+    expect(response.attempts).toBe(3);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('retries health after connection failures, as often as the client’s maxRetries says', async () => {
+    const hangUp = await startHangUp();
+    try {
+      const error = await client(hangUp.url, { maxRetries: 2 })
+        .health()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(hangUp.connections()).toBe(3);
+      // A probe that wants one attempt says so.
+      await client(hangUp.url, { maxRetries: 2 })
+        .health({ maxRetries: 0 })
+        .catch(() => {});
+      expect(hangUp.connections()).toBe(4);
+    } finally {
+      await hangUp.close();
+    }
   });
 
   it('rejects a success answer that is not JSON, without retrying', async () => {

@@ -168,12 +168,16 @@ export class Stockroom {
    * The service's health. Resolves with the report for `ok`, `degraded` and `unavailable`
    * (the API answers the last with 503) and rejects only when no report could be had.
    * Needs no key.
+   *
+   * A report is an answer, 503 included, so it is never retried. What is not a report (a
+   * connection failure, a timeout, a proxy's 502, an INTERNAL_ERROR) is retried like any other
+   * call, up to `maxRetries`: a probe that wants a single attempt passes `{ maxRetries: 0 }`.
    */
   health(options?: RequestOptions): ApiPromise<HealthReport> {
     return new ApiPromise(
       this.#transport.send<HealthReport>(
         { path: '/api/v1/health', resultStatuses: [503] },
-        { maxRetries: 0, ...options },
+        options,
       ),
     );
   }
