@@ -296,9 +296,18 @@ describe('retries', () => {
 
   it('retries connection failures, then throws ConnectionError', async () => {
     const url = await deadUrl();
-    const error = await client(url)
-      .health({ maxRetries: 2 })
+    // The real fetch, only counted: each call is one attempt to connect.
+    let attempts = 0;
+    const error = await client(url, {
+      maxRetries: 2,
+      fetch: (input, init) => {
+        attempts += 1;
+        return fetch(input, init);
+      },
+    })
+      .verifyKey()
       .catch((e: unknown) => e);
+    expect(attempts).toBe(3);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'CONNECTION_ERROR', status: null });
