@@ -12,7 +12,8 @@ import { startTestServer, type TestServer } from '../packages/server/src/testing
 /**
  * The built ESM bundle of @stockroom/client run by Deno and Bun (the root's devDependencies
  * `deno` and `bun`, whose npm packages carry the binaries) against a real server: every method,
- * an error class, a connection failure, and the environment defaults. Deno runs without
+ * an error class, a connection failure, the environment defaults, and an organization key in a
+ * worker thread (server-side, so not refused as in a browser's Web Worker). Deno runs without
  * --allow-env first, where merely reading `process.env` throws.
  */
 
@@ -49,6 +50,7 @@ interface Report {
   walked: number;
   notFound: { classes: boolean; code: string; status: number };
   connection: { name: string; code: string };
+  worker: { accepted: boolean; error?: string };
 }
 
 interface ProgramConfig {
@@ -84,6 +86,17 @@ const missing = await stockroom.inventory.get('0'.repeat(24)).catch((error) => e
 const dead = new Stockroom({ baseUrl: config.deadUrl, maxRetries: 0 });
 const refused = await dead.health().catch((error) => error);
 
+// A worker thread is server-side code too: no browser refusal of the organization key there.
+const worker = await new Promise((resolve, reject) => {
+  const thread = new Worker(new URL('./worker.mjs', import.meta.url).href, { type: 'module' });
+  thread.onmessage = (event) => {
+    resolve(event.data);
+    thread.terminate();
+  };
+  thread.onerror = (event) => reject(new Error(event.message));
+  thread.postMessage(config);
+});
+
 console.log(JSON.stringify({
   health,
   organization: (await stockroom.organization.get())._id,
@@ -100,19 +113,36 @@ console.log(JSON.stringify({
     status: missing.status,
   },
   connection: { name: refused instanceof ConnectionError ? refused.name : String(refused), code: refused.code },
+  worker,
 }));
+`;
+
+/** The worker the program starts: it creates a client with the organization key. */
+const WORKER = (bundle: string) => `import { Stockroom } from ${JSON.stringify(bundle)};
+
+self.onmessage = (event) => {
+  try {
+    new Stockroom({ baseUrl: event.data.baseUrl, apiKey: event.data.apiKey });
+    postMessage({ accepted: true });
+  } catch (error) {
+    postMessage({ accepted: false, error: String(error?.message ?? error) });
+  }
+};
 `;
 
 describe('@stockroom/client in Deno and Bun', () => {
   let server: TestServer;
   let dir: string;
   let program: string;
+  let bundleDir: string;
 
   beforeAll(async () => {
     const { esm } = requireBuiltClient();
+    bundleDir = path.dirname(esm);
     server = await startTestServer();
     dir = mkdtempSync(path.join(tmpdir(), 'stockroom-client-runtimes-'));
     program = path.join(dir, 'program.mjs');
+    writeFileSync(path.join(dir, 'worker.mjs'), WORKER(pathToFileURL(esm).href));
     writeFileSync(
       program,
       SCRIPT(pathToFileURL(esm).href, {
@@ -152,6 +182,11 @@ describe('@stockroom/client in Deno and Bun', () => {
     return JSON.parse(stdout) as Report;
   }
 
+  /** Deno reads a worker's modules, unlike the program's own imports, only when allowed. */
+  function denoRead(): string {
+    return `--allow-read=${dir},${bundleDir}`;
+  }
+
   async function expectWorking(report: Report): Promise<void> {
     expect(report).toMatchObject({
       health: 'ok',
@@ -162,6 +197,7 @@ describe('@stockroom/client in Deno and Bun', () => {
       item: server.demo.itemId,
       notFound: { classes: true, code: 'ITEM_NOT_FOUND', status: 404 },
       connection: { name: 'ConnectionError', code: 'CONNECTION_ERROR' },
+      worker: { accepted: true },
     });
     expect(report.itemKeys).toEqual([
       ['_id', 'name'],
@@ -177,7 +213,7 @@ describe('@stockroom/client in Deno and Bun', () => {
     'Deno without --allow-env: options given, the environment left unread',
     async () => {
       await expectWorking(
-        await runProgram(deno.bin, ['run', '--no-prompt', '--allow-net=127.0.0.1'], {
+        await runProgram(deno.bin, ['run', '--no-prompt', '--allow-net=127.0.0.1', denoRead()], {
           fromEnvironment: false,
         }),
       );
@@ -194,6 +230,7 @@ describe('@stockroom/client in Deno and Bun', () => {
           'run',
           '--no-prompt',
           '--allow-net=127.0.0.1',
+          denoRead(),
           '--allow-env=STOCKROOM_API_KEY,STOCKROOM_BASE_URL',
         ],
         {

@@ -1,4 +1,5 @@
 import { ApiPromise } from './api-promise.js';
+import { env, isBrowser } from './environment.js';
 import { callLimits, numberOption } from './options.js';
 import { InventoryResource } from './resources/inventory.js';
 import { OrganizationResource } from './resources/organization.js';
@@ -40,23 +41,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Visible ASCII only: what an HTTP header value can carry unchanged. */
 const HEADER_SAFE_KEY = /^[\x21-\x7e]+$/;
 const DEFAULT_MAX_RETRIES = 2;
-
-function env(name: string): string | undefined {
-  // Read defensively: browsers and edge runtimes have no `process`, and Deno has one whose `env`
-  // throws (NotCapable) without --allow-env. An unreadable variable is an unset one: the
-  // options then name what is missing.
-  try {
-    const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-    const value = proc?.env?.[name];
-    return value === '' ? undefined : value;
-  } catch {
-    return undefined;
-  }
-}
-
-function isBrowser(): boolean {
-  return typeof window !== 'undefined' && typeof window.document !== 'undefined';
-}
 
 function normalizeBaseUrl(raw: string | undefined): string {
   if (raw === undefined) {
