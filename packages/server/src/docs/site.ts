@@ -53,7 +53,7 @@ export function navigation(pages: Pages, locale: Locale): NavEntry[] {
   }));
 }
 
-function openapiNodes(page: Page, doc: unknown, options: SiteOptions): RootContent[] {
+function openapiNodes(page: Page, pages: Pages, doc: unknown, options: SiteOptions): RootContent[] {
   const strings = STRINGS[page.locale];
   if (doc === undefined) {
     return [
@@ -65,7 +65,11 @@ function openapiNodes(page: Page, doc: unknown, options: SiteOptions): RootConte
       },
     ];
   }
-  return new OpenApiView(doc, strings, options.publicApiUrl).render();
+  return new OpenApiView(doc, {
+    strings,
+    apiUrl: options.publicApiUrl,
+    errorAnchors: pages[page.locale].get('errors')?.anchors ?? new Set(),
+  }).render();
 }
 
 function llmsIndex(pages: Pages, options: SiteOptions): string {
@@ -125,7 +129,7 @@ export function buildSite(
         tree: page.tree,
         path: pagePath(locale, slug),
         strings: STRINGS[locale],
-        ...(page.generated ? { openapi: openapiNodes(page, openapi, options) } : {}),
+        ...(page.generated ? { openapi: openapiNodes(page, pages, openapi, options) } : {}),
       };
       const md = renderMarkdown(input, options.publicDocsUrl);
       fullText.push(md);
