@@ -354,7 +354,3 @@ export class OpenApiView {
     return out;
   }
 }
-
-export function isOpenApiDocument(doc: unknown): boolean {
-  return isObject(doc) && typeof doc.openapi === 'string' && isObject(doc.paths);
-}
