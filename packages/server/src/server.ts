@@ -88,6 +88,7 @@ export async function startServer(
 
   const services = await createServices(config, {
     publicDocsUrl: docsUrl,
+    publicApiUrl: apiUrl,
     ...(logger ? { logger } : {}),
     ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
   });
