@@ -75,6 +75,16 @@ describe('content negotiation on /{locale}/docs/<page>', () => {
     ['nothing we have, never 406', 'image/png', HTML],
     ['markdown acceptable, html not', 'image/png, text/markdown;q=0.1', MD],
     ['garbage', 'this is not an accept header', HTML],
+    // RFC 7763's own parameters (and any other) describe a Markdown; they do not rule ours out.
+    ['a variant, html low', 'text/markdown; variant=CommonMark, text/html;q=0.1', MD],
+    ['a variant alone', 'text/markdown; variant=GFM', MD],
+    ['an unknown parameter, html lower', 'text/markdown;level=1, text/html;q=0.5', MD],
+    ['a quoted parameter holding a comma', 'text/markdown; variant="a,b", text/html;q=0.1', MD],
+    ['another charset asked for', 'text/markdown; charset=iso-8859-1', MD],
+    ['a parameter before q', 'text/markdown; variant=GFM; q=0.4, text/html;q=0.5', HTML],
+    ['a parameter on html, markdown preferred', 'text/html;level=1;q=0.2, text/markdown', MD],
+    ['a tie with a parameter', 'text/markdown; variant=GFM, text/html', HTML],
+    ['a variant refused', 'text/markdown; variant=GFM; q=0, */*', HTML],
   ])('%s → %s', async (_name, accept, expected) => {
     const response = await get('/en/docs/quickstart', accept === undefined ? {} : { accept });
     expect(response.status).toBe(200);
