@@ -16,6 +16,35 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The API's operations and the query parameters of each, as the API spec defines them. */
+const OPERATIONS: Record<string, string[]> = {
+  'GET /api/v1/health': [],
+  'GET /api/v1/auth/verify': [],
+  'GET /api/v1/organization': ['organizationId'],
+  'GET /api/v1/inventory/items': [
+    'organizationId',
+    'limit',
+    'search',
+    'status',
+    'fields',
+    'cursor',
+  ],
+  'GET /api/v1/inventory/item': ['itemId', 'organizationId', 'fields'],
+};
+
+const WORDS = {
+  en: { query: 'query', none: 'No parameters.', parameters: '### Parameters' },
+  es: { query: 'consulta', none: 'Sin parámetros.', parameters: '### Parámetros' },
+} as const;
+
+/** The Markdown of one `## METHOD /path` section, up to the next `##` heading. */
+function section(markdown: string, heading: string): string {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start === -1) return '';
+  const end = markdown.indexOf('\n## ', start + 1);
+  return markdown.slice(start, end === -1 ? undefined : end);
+}
+
 async function docsGet(path: string, headers: Record<string, string> = {}) {
   const response = await fetch(server.docsUrl + path, { headers });
   return { status: response.status, headers: response.headers, text: await response.text() };
@@ -52,5 +81,64 @@ describe('the API URL of the document', () => {
     } finally {
       await proxied.close();
     }
+  });
+});
+
+describe('the rendered API reference', () => {
+  test('the document holds exactly the operations and query parameters of the API', () => {
+    // Pins the expectations below to the real document, so they cannot drift apart.
+    const doc = server.server.api.swagger() as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>;
+    };
+    const found: Record<string, string[]> = {};
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        found[`${method.toUpperCase()} ${path}`] = (operation.parameters ?? [])
+          .filter((p) => p.in === 'query')
+          .map((p) => p.name);
+      }
+    }
+    expect(found).toEqual(OPERATIONS);
+  });
+
+  test.each(['en', 'es'] as const)(
+    'lists every operation with every query parameter, in %s',
+    async (locale) => {
+      const words = WORDS[locale];
+      const md = (await docsGet(`/${locale}/docs/api-reference.mdx`)).text;
+      const html = (await docsGet(`/${locale}/docs/api-reference`)).text;
+      const headings = [...md.matchAll(/^## ((?:GET|HEAD|POST|PUT|PATCH|DELETE) \S+)$/gm)].map(
+        (m) => m[1],
+      );
+      expect(headings).toEqual(Object.keys(OPERATIONS));
+      for (const [operation, parameters] of Object.entries(OPERATIONS)) {
+        const text = section(md, operation);
+        expect(text, operation).toContain(words.parameters);
+        if (parameters.length === 0) expect(text, operation).toContain(words.none);
+        const rows = [...text.matchAll(/^\| `([^`]+)` +\| (\S+) +\|/gm)]
+          .filter((m) => m[2] === words.query)
+          .map((m) => m[1]);
+        expect(rows, operation).toEqual(parameters);
+        expect(html, operation).toContain(`>${operation}<a class="anchor"`);
+      }
+    },
+  );
+});
+
+describe('/openapi.json on the docs host', () => {
+  test('is the document the API app generates, with a strong ETag answered with 304', async () => {
+    const response = await docsGet('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(response.text)).toEqual(server.server.api.swagger());
+    const etag = response.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const again = await docsGet('/openapi.json');
+    expect(again.text).toBe(response.text);
+    expect(again.headers.get('etag')).toBe(etag);
+    const cached = await docsGet('/openapi.json', { 'if-none-match': etag });
+    expect(cached.status).toBe(304);
+    expect(cached.headers.get('etag')).toBe(etag);
+    expect(cached.text).toBe('');
   });
 });
