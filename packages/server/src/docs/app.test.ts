@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ERROR_CODES, errorDocUrl } from '../api/errors.js';
-import { LOCALES } from './i18n.js';
+import { LOCALES, STRINGS } from './i18n.js';
 import { FIXTURE_OPENAPI, type RunningDocs, rawGet, startDocs } from './testing.js';
 
 let docs: RunningDocs;
@@ -236,6 +236,17 @@ describe('routes', () => {
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await response.text()).toContain('Page not found');
+  });
+
+  test.each(LOCALES)('the %s 404 page says its message once', async (locale) => {
+    const { notFoundText } = STRINGS[locale];
+    const html = await (await get(`/${locale}/docs/nothing-here`)).text();
+    const body = html.slice(html.indexOf('<body>'));
+    expect(body.split(notFoundText)).toHaveLength(2);
+    const md = await (
+      await get(`/${locale}/docs/nothing-here`, { accept: 'text/markdown' })
+    ).text();
+    expect(md.split(notFoundText)).toHaveLength(2);
   });
 
   test('a 404 asked for as Markdown is Markdown', async () => {

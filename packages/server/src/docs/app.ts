@@ -133,7 +133,8 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
         );
     }
     reply.header('content-security-policy', HTML_CSP);
-    const body = `<p>${strings.notFoundText}</p><p><a href="${home}">${strings.backToIntroduction}</a></p>`;
+    // The layout already shows the description as the lead paragraph under the title.
+    const body = `<p><a href="${home}">${strings.backToIntroduction}</a></p>`;
     return reply.type(HTML_TYPE).send(
       renderLayout({
         locale,
