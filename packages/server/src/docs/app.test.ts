@@ -296,6 +296,79 @@ describe('routes', () => {
   });
 });
 
+describe('the docs host’s own error pages', () => {
+  const LONG = 'a'.repeat(201);
+
+  test.each([
+    ['a page of 201 characters', `/en/docs/${LONG}`, 'en'],
+    ['a .mdx page of 205 characters', `/es/docs/${LONG}.mdx`, 'es'],
+    ['a page of 12,000 characters', `/es/docs/${'b'.repeat(12_000)}`, 'es'],
+    ['a locale of 300 characters', `/${'c'.repeat(300)}`, 'en'],
+    ['a locale of 300 characters, then a page', `/${'d'.repeat(300)}/docs/introduction`, 'en'],
+  ] as const)('%s gets the 404 page', async (_name, path, locale) => {
+    const html = await rawGet(docs.url, path);
+    expect(html.status).toBe(404);
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html.body).toContain(`<h1>${STRINGS[locale].notFoundTitle}</h1>`);
+    const md = await get(path, { accept: 'text/markdown' });
+    expect(md.status).toBe(404);
+    expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await md.text()).toMatch(new RegExp(`^# ${STRINGS[locale].notFoundTitle}\n`));
+  });
+
+  test.each([
+    ['/en/docs/%zz', 'en'],
+    ['/es/docs/%E0%A4%A', 'es'],
+    ['/es/docs/introduction%', 'es'],
+    ['/%', 'en'],
+    ['/en/docs/%C0%AF', 'en'],
+  ] as const)('a malformed URL gets the 400 page: %s', async (path, locale) => {
+    const strings = STRINGS[locale];
+    const html = await rawGet(docs.url, path);
+    expect(html.status).toBe(400);
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html.body).toContain(`<h1>${strings.badRequestTitle}</h1>`);
+    expect(html.body).toContain(strings.badRequestText);
+    // The same headers as every other answer, though no route (nor hook) ran.
+    expect(html.headers['x-content-type-options']).toBe('nosniff');
+    expect(html.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(html.headers['access-control-allow-origin']).toBe('*');
+    expect(html.headers.vary).toBe('Accept');
+    const md = await rawGet(docs.url, path, 'GET', { accept: 'text/markdown' });
+    expect(md.status).toBe(400);
+    expect(md.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(md.body).toBe(
+      `# ${strings.badRequestTitle}\n\n${strings.badRequestText}\n\n${strings.pageIndex} https://docs.example.test/llms.txt\n`,
+    );
+  });
+
+  test('error pages carry a strong ETag, but are always sent in full and never stored', async () => {
+    const etags = new Set<string>();
+    for (const [path, accept] of [
+      ['/en/docs/nothing', 'text/html'],
+      ['/en/docs/nothing', 'text/markdown'],
+      ['/es/docs/nada', 'text/html'],
+      ['/es/docs/nada', 'text/markdown'],
+    ] as const) {
+      const first = await get(path, { accept });
+      expect(first.status).toBe(404);
+      const etag = first.headers.get('etag') ?? '';
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(first.headers.get('cache-control')).toBe('no-store');
+      etags.add(etag);
+      // RFC 9110 13.2.1: a precondition only applies where the answer would be 2xx.
+      const again = await get(path, { accept, 'if-none-match': etag });
+      expect(again.status).toBe(404);
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(await again.text()).toBe(await first.text());
+    }
+    expect(etags.size).toBe(4);
+    const bad = await rawGet(docs.url, '/en/docs/%zz');
+    expect(bad.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(bad.headers['cache-control']).toBe('no-store');
+  });
+});
+
 describe('links in the HTML', () => {
   test('every link on the docs host leads to a page that exists, and to an element with its id', async () => {
     const cache = new Map<string, { status: number; html: string }>();

@@ -25,6 +25,10 @@ export interface Strings {
   callout: { note: string; tip: string; warning: string };
   notFoundTitle: string;
   notFoundText: string;
+  badRequestTitle: string;
+  badRequestText: string;
+  /** Before the llms.txt URL in the Markdown of the error pages. */
+  pageIndex: string;
   backToIntroduction: string;
   api: {
     baseUrl: string;
@@ -150,6 +154,10 @@ export const STRINGS: Record<Locale, Strings> = {
     callout: { note: 'Note', tip: 'Tip', warning: 'Warning' },
     notFoundTitle: 'Page not found',
     notFoundText: 'There is no documentation page at this address.',
+    badRequestTitle: 'Bad request',
+    badRequestText:
+      'This address is not a valid URL: every % in it must start a percent-encoded UTF-8 character, such as %20.',
+    pageIndex: 'Every page is listed in',
     backToIntroduction: 'Go to the introduction',
     api: {
       baseUrl: 'Base URL',
@@ -199,6 +207,10 @@ export const STRINGS: Record<Locale, Strings> = {
     callout: { note: 'Nota', tip: 'Consejo', warning: 'Advertencia' },
     notFoundTitle: 'Página no encontrada',
     notFoundText: 'No hay ninguna página de documentación en esta dirección.',
+    badRequestTitle: 'Petición incorrecta',
+    badRequestText:
+      'Esta dirección no es una URL válida: cada % debe empezar un carácter UTF-8 codificado con porcentajes, como %20.',
+    pageIndex: 'Todas las páginas aparecen en',
     backToIntroduction: 'Ir a la introducción',
     api: {
       baseUrl: 'URL base',
