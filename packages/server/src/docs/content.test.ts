@@ -1,4 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Root } from 'mdast';
 import { visit } from 'unist-util-visit';
@@ -154,6 +155,63 @@ describe('twin pages match in structure', async () => {
       expect(seen.has(key), key).toBe(false);
       seen.add(key);
     }
+  });
+});
+
+/** Prose in program code: string literals (template text between `${…}`) and comments. */
+function codeProse(code: string, lang: string): string[] {
+  const out: string[] = [];
+  if (['ts', 'typescript', 'js', 'javascript'].includes(lang)) {
+    const literals = /'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
+    for (const m of code.matchAll(literals)) {
+      out.push(...(m[1] ?? m[2] ?? m[3] ?? '').split(/\$\{[^}]*\}/));
+    }
+    for (const m of code.matchAll(/\/\/(.*)$/gm)) out.push(m[1] ?? '');
+  } else if (['bash', 'sh', 'shell'].includes(lang)) {
+    // Comments only: a shell command's strings are data (names, headers), the same in both.
+    for (const m of code.matchAll(/(?:^|\s)#(?!\s*→)(.*)$/gm)) out.push(m[1] ?? '');
+  }
+  // Two words or more: identifiers, URLs and single terms may well be the same in Spanish.
+  return out.map((s) => s.trim()).filter((s) => /[A-Za-z]{2,}\s+[A-Za-z]{2,}/.test(s));
+}
+
+describe('the Spanish pages', async () => {
+  const pages = await loadPages(REPO_DOCS_DIR);
+
+  test('translate the prose of their example code (strings and comments)', () => {
+    const untranslated: string[] = [];
+    for (const slug of PAGE_ORDER) {
+      const blocks = (page: Page | undefined) => {
+        const found: Array<{ lang: string; value: string }> = [];
+        if (page)
+          visit(
+            page.tree,
+            'code',
+            (node) => void found.push({ lang: node.lang ?? '', value: node.value }),
+          );
+        return found;
+      };
+      // Twin pages have the same code blocks in the same order (see the structure test).
+      const en = blocks(pages.en.get(slug));
+      const es = blocks(pages.es.get(slug));
+      for (const [index, block] of es.entries()) {
+        const english = new Set(codeProse(en[index]?.value ?? '', block.lang));
+        for (const text of codeProse(block.value, block.lang)) {
+          if (english.has(text)) untranslated.push(`${slug}, code block ${index + 1}: ${text}`);
+        }
+      }
+    }
+    expect(untranslated).toEqual([]);
+  });
+
+  test('say "datos de demostración", not "siembra"/"sembrar", for seeding', async () => {
+    const words: string[] = [];
+    for (const page of pages.es.values()) {
+      const source = await readFile(page.file, 'utf8');
+      for (const m of source.matchAll(/\b\w*(?:siembr|sembr)\w*/gi))
+        words.push(`${page.slug}: ${m[0]}`);
+    }
+    expect(words).toEqual([]);
   });
 });
 
