@@ -125,6 +125,35 @@ describe('the rendered API reference', () => {
   );
 });
 
+describe('the real Spanish reference', () => {
+  test('has none of the generator’s English, and links error codes to the Spanish errors page', async () => {
+    const md = (await docsGet('/es/docs/api-reference.mdx')).text;
+    // The OpenAPI document's own descriptions stay English (the page says so); these are the
+    // generator's words, in the places the generator writes them.
+    for (const english of [
+      '(optional)',
+      '`array of ',
+      '| OK ',
+      'Service Unavailable',
+      '(pattern ',
+      'minLength',
+      'maxLength',
+      '| query ',
+      '**Base URL',
+    ]) {
+      expect(md, english).not.toContain(english);
+    }
+    expect(md).toMatch(/\| `200` +\| Correcto +\|/);
+    expect(md).toMatch(/\| `503` +\| Servicio no disponible +\|/);
+    const links = [...md.matchAll(/\[`([A-Z_]+)`\]\(([^)]+)\)/g)];
+    expect(links.length).toBeGreaterThan(20);
+    for (const [, code, url] of links) {
+      expect(url).toBe(`${server.docsUrl}/es/docs/errors#${code?.toLowerCase()}`);
+    }
+    expect(md).not.toMatch(/Error: [A-Z]/);
+  });
+});
+
 describe('/openapi.json on the docs host', () => {
   test('is the document the API app generates, with a strong ETag answered with 304', async () => {
     const response = await docsGet('/openapi.json');
