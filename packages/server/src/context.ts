@@ -16,11 +16,17 @@ export interface Services {
   usage: KeyUsageRecorder;
   /** Resolved public docs URL (used in error `docUrl`s). */
   publicDocsUrl: string;
+  /**
+   * Resolved public API URL: PUBLIC_API_URL, or the address this process actually listens on
+   * (the OpenAPI document's server).
+   */
+  publicApiUrl: string;
   close(): Promise<void>;
 }
 
 export interface ServiceOptions {
   publicDocsUrl: string;
+  publicApiUrl: string;
   logger?: FastifyBaseLogger;
   /** How long key lookups are cached; must stay under one second. */
   keyCacheTtlMs?: number;
@@ -45,6 +51,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     rateLimiter,
     usage,
     publicDocsUrl: options.publicDocsUrl,
+    publicApiUrl: options.publicApiUrl,
     async close() {
       await usage.close();
       await rateLimiter.close();

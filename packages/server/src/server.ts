@@ -88,6 +88,7 @@ export async function startServer(
 
   const services = await createServices(config, {
     publicDocsUrl: docsUrl,
+    publicApiUrl: apiUrl,
     ...(logger ? { logger } : {}),
     ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
   });
@@ -106,7 +107,8 @@ export async function startServer(
       publicDocsUrl: docsUrl,
       publicApiUrl: apiUrl,
       openapi: () => api.swagger(),
-      logger: false,
+      // The same process logger; `app` tells its lines from the API's (both log `request`).
+      logger: logger ? logger.child({ app: 'docs' }) : false,
     });
     apps.push(docs);
     // close() closes the connections idle at that moment. One serving a request in flight

@@ -102,7 +102,9 @@ export async function createApiApp(
         description:
           'Read access to an organization’s inventory for external integrations. Authenticate with an organization or user API key in `x-api-key` or `Authorization: Bearer`.',
       },
-      servers: [{ url: services.config.publicApiUrl ?? 'http://127.0.0.1:3000' }],
+      // The URL this process serves (PUBLIC_API_URL, or the port it actually bound), so that
+      // clients generated from the document call this server rather than a default.
+      servers: [{ url: services.publicApiUrl }],
       components: {
         securitySchemes: {
           ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
