@@ -18,9 +18,11 @@ import {
 } from '../packages/server/src/testing/serve-process.js';
 import {
   announceSkip,
+  dropRedisPrefix,
   postgresUnavailable,
   redisUnavailable,
   TEST_REDIS_URL,
+  testRedisPrefix,
 } from '../packages/server/src/testing/services.js';
 
 /**
@@ -238,6 +240,8 @@ describe.skipIf(announceSkip('cluster on PostgreSQL', pgSkip))(
     let schema: TestSchema;
     let store: PostgresStore;
     let cluster: ServeProcess;
+    // The shared Redis holds others' counters too: this run's keys go under a prefix of its own.
+    const redisPrefix = testRedisPrefix();
     beforeAll(async () => {
       schema = await createTestSchema();
       store = new PostgresStore(schema.url);
@@ -248,7 +252,7 @@ describe.skipIf(announceSkip('cluster on PostgreSQL', pgSkip))(
           // Long enough for the drain test to hold a request in flight.
           DATABASE_TIMEOUT_MS: '30000',
           LOG_LEVEL: 'info',
-          ...(redisSkip ? {} : { REDIS_URL: TEST_REDIS_URL }),
+          ...(redisSkip ? {} : { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: redisPrefix }),
         },
         ['--workers', '4'],
       );
@@ -257,6 +261,7 @@ describe.skipIf(announceSkip('cluster on PostgreSQL', pgSkip))(
       await cluster?.stop();
       await store?.close();
       await schema?.drop();
+      if (!redisSkip) await dropRedisPrefix(TEST_REDIS_URL, redisPrefix);
     });
 
     it('runs four workers behind one port', async () => {

@@ -1,16 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
 import { newId } from '../ids.js';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { createTestSchema, type TestSchema } from '../testing/postgres.js';
 import {
   announceSkip,
+  dropRedisPrefix,
   postgresUnavailable,
   redisUnavailable,
   TEST_REDIS_URL,
+  testRedisPrefix,
 } from '../testing/services.js';
 import { DatabaseRateLimiter } from './db-rate-limit.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
+import { createRateLimiter } from './rate-limiters.js';
 import { RedisRateLimiter } from './redis-rate-limit.js';
 
 /**
@@ -58,7 +65,7 @@ const LEGS: LimiterLeg[] = [
     name: 'Redis',
     unavailable: redisUnavailable,
     async open() {
-      const prefix = `stockroom-test:${randomBytes(6).toString('hex')}:`;
+      const prefix = testRedisPrefix();
       const a = new RedisRateLimiter(TEST_REDIS_URL, { prefix });
       const b = new RedisRateLimiter(TEST_REDIS_URL, { prefix });
       await Promise.all([a.connect(), b.connect()]);
@@ -66,9 +73,8 @@ const LEGS: LimiterLeg[] = [
         a,
         b,
         async cleanup() {
-          const keys = await a.client.keys(`${prefix}*`);
-          if (keys.length > 0) await a.client.del(...keys);
           await Promise.all([a.close(), b.close()]);
+          await dropRedisPrefix(TEST_REDIS_URL, prefix);
         },
       };
     },
@@ -167,7 +173,7 @@ describe.skipIf(announceSkip('Redis limiter expiry', await redisUnavailable()))(
   'Redis rate limiter',
   () => {
     it('gives each window counter an expiry after the window ends', async () => {
-      const prefix = `stockroom-test:${randomBytes(6).toString('hex')}:`;
+      const prefix = testRedisPrefix();
       const limiter = new RedisRateLimiter(TEST_REDIS_URL, { prefix });
       await limiter.connect();
       try {
@@ -178,9 +184,45 @@ describe.skipIf(announceSkip('Redis limiter expiry', await redisUnavailable()))(
         expect(counter).toBeDefined();
         const expiresAt = await limiter.client.pexpiretime(counter as string);
         expect(expiresAt).toBe(reset * 1000 + 60_000);
-        await limiter.client.del(counter as string);
       } finally {
         await limiter.close();
+        await dropRedisPrefix(TEST_REDIS_URL, prefix);
+      }
+    });
+
+    it('writes under REDIS_PREFIX, never under the default prefix, and the test prefix is dropped', async () => {
+      const prefix = testRedisPrefix();
+      const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-prefix-'));
+      const config = loadConfig({
+        DATABASE_URL: path.join(dir, 'stockroom.db'),
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_PREFIX: prefix,
+      });
+      const store = new SqliteStore(config.databaseUrl);
+      const limiter = await createRateLimiter(config, store, { warn() {}, info() {} });
+      const probe = new RedisRateLimiter(TEST_REDIS_URL);
+      const underPrefix = async () => {
+        const found: string[] = [];
+        let cursor = '0';
+        do {
+          const [next, keys] = await probe.client.scan(cursor, 'MATCH', `${prefix}*`);
+          cursor = next;
+          found.push(...keys);
+        } while (cursor !== '0');
+        return found;
+      };
+      try {
+        await probe.connect();
+        const key = newId();
+        const { reset } = await limiter.hit(key, MINUTE);
+        const window = reset / 60 - 1;
+        expect(await underPrefix()).toEqual([`${prefix}rl:${key}:60:${window}`]);
+        expect(await probe.client.exists(`stockroom:rl:${key}:60:${window}`)).toBe(0);
+        expect(await dropRedisPrefix(TEST_REDIS_URL, prefix)).toBe(1);
+        expect(await underPrefix()).toEqual([]);
+      } finally {
+        await Promise.all([limiter.close(), probe.close(), store.close()]);
+        rmSync(dir, { recursive: true, force: true });
       }
     });
   },

@@ -19,7 +19,7 @@ export async function createRateLimiter(
     ? new DatabaseRateLimiter(store)
     : new MemoryRateLimiter();
   if (!config.redisUrl) return local;
-  const redis = new RedisRateLimiter(config.redisUrl);
+  const redis = new RedisRateLimiter(config.redisUrl, { prefix: `${config.redisPrefix}rl:` });
   const limiter = new FallbackRateLimiter(redis, local, log);
   // Redis is optional: a server starts without it (degraded) and picks it up when it comes.
   await redis.connect().catch(() => {});

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { postgresUnavailable, TEST_DATABASE_URL } from './postgres.js';
 
@@ -39,4 +40,34 @@ export function redisUnavailable(): Promise<string | null> {
 export function announceSkip(leg: string, reason: string | null): boolean {
   if (reason) console.warn(`[skipped] ${leg}: ${reason}`);
   return reason !== null;
+}
+
+/**
+ * A REDIS_PREFIX of its own for one test run (or server), so tests never write under the
+ * production prefix of a Redis that others share; `dropRedisPrefix` removes its keys after.
+ */
+export function testRedisPrefix(): string {
+  return `stockroom-test:${process.pid}-${randomBytes(6).toString('hex')}:`;
+}
+
+/** Deletes the keys under `prefix` (SCAN + UNLINK on that prefix only, never a flush). */
+export async function dropRedisPrefix(url: string, prefix: string): Promise<number> {
+  if (!/^stockroom-test:[\w-]+:$/.test(prefix)) {
+    throw new Error(`refusing to drop keys under "${prefix}": not a test prefix`);
+  }
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  client.on('error', () => {});
+  let dropped = 0;
+  try {
+    await client.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) dropped += await client.unlink(...keys);
+    } while (cursor !== '0');
+    return dropped;
+  } finally {
+    client.disconnect();
+  }
 }
