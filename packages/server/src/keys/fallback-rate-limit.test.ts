@@ -9,6 +9,9 @@ import { FallbackRateLimiter } from './fallback-rate-limit.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { RedisRateLimiter } from './redis-rate-limit.js';
 
+/** The organization of the keys counted here (counters are keyed by it first). */
+const ORG = newId();
+
 /**
  * Redis going away and coming back, with a Redis of the test's own: requests keep being
  * limited by the fallback, the switch is logged once each way, and health says degraded.
@@ -56,14 +59,16 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
     const policy = { max: 100, windowSeconds: 3600 };
     try {
       await redis.connect();
-      for (let i = 0; i < 3; i++) await limiter.hit(key, policy);
+      for (let i = 0; i < 3; i++) await limiter.hit(ORG, key, policy);
       expect(fallback.hits).toBe(0);
       expect(await limiter.health()).toEqual({ redis: 'ok' });
 
       const disconnected = untilDisconnected(redis);
       await redisServer.kill();
       await disconnected;
-      const during = await Promise.all(Array.from({ length: 10 }, () => limiter.hit(key, policy)));
+      const during = await Promise.all(
+        Array.from({ length: 10 }, () => limiter.hit(ORG, key, policy)),
+      );
       expect(fallback.hits).toBe(10);
       expect(during.every((r) => r.allowed)).toBe(true);
       expect(await limiter.health()).toEqual({ redis: 'down' });
@@ -78,7 +83,7 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
       await redisServer.start();
       await up;
       // A fresh Redis has no counters: its window starts over.
-      expect((await limiter.hit(key, policy)).remaining).toBe(99);
+      expect((await limiter.hit(ORG, key, policy)).remaining).toBe(99);
       expect(fallback.hits).toBe(10);
       expect(await limiter.health()).toEqual({ redis: 'ok' });
       expect(logs.map(([level]) => level)).toEqual(['warn', 'info']);
@@ -99,10 +104,12 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
     const policy = { max: 100, windowSeconds: 3600 };
     try {
       await redis.connect();
-      await limiter.hit(key, policy);
+      await limiter.hit(ORG, key, policy);
       redisServer.pause();
       try {
-        const during = await Promise.all(Array.from({ length: 5 }, () => limiter.hit(key, policy)));
+        const during = await Promise.all(
+          Array.from({ length: 5 }, () => limiter.hit(ORG, key, policy)),
+        );
         expect(during.every((r) => r.allowed)).toBe(true);
         expect(fallback.hits).toBe(5);
         expect(await limiter.health()).toEqual({ redis: 'down' });
@@ -112,7 +119,7 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
       await once(limiter, 'up');
       // The same Redis, its counter intact: one hit before, this one, and whatever of the
       // timed-out hits it applied when it woke up (each a stricter count, never a laxer one).
-      const after = await limiter.hit(key, policy);
+      const after = await limiter.hit(ORG, key, policy);
       expect(after.remaining).toBeLessThanOrEqual(98);
       expect(fallback.hits).toBe(5);
       expect(await limiter.health()).toEqual({ redis: 'ok' });
@@ -144,17 +151,17 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
     try {
       await redis.connect();
       await observer.ping();
-      await limiter.hit(key, policy);
+      await limiter.hit(ORG, key, policy);
       const before = await incrCalls();
       redisServer.pause();
       try {
         // The first request after the freeze waits for the command timeout and marks it down.
         const down = once(limiter, 'down');
-        expect((await limiter.hit(key, policy)).allowed).toBe(true);
+        expect((await limiter.hit(ORG, key, policy)).allowed).toBe(true);
         await down;
         // From then on every request is answered by the fallback while Redis stays frozen.
         const during = await Promise.all(
-          Array.from({ length: 20 }, () => limiter.hit(key, policy)),
+          Array.from({ length: 20 }, () => limiter.hit(ORG, key, policy)),
         );
         expect(during.every((r) => r.allowed)).toBe(true);
         expect(fallback.hits).toBe(21);
@@ -165,7 +172,7 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
       // Redis executed the hit before the freeze and the one that timed out (it was already
       // on the wire), never the 20 answered meanwhile.
       expect((await incrCalls()) - before).toBe(1);
-      await limiter.hit(key, policy);
+      await limiter.hit(ORG, key, policy);
       expect(fallback.hits).toBe(21);
       expect(await incrCalls()).toBe(before + 2);
       expect(logs).toEqual([
@@ -187,7 +194,7 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
     });
     try {
       await expect(redis.connect()).rejects.toThrow();
-      expect((await limiter.hit(newId(), { max: 1, windowSeconds: 60 })).allowed).toBe(true);
+      expect((await limiter.hit(ORG, newId(), { max: 1, windowSeconds: 60 })).allowed).toBe(true);
       expect(await limiter.health()).toEqual({ redis: 'down' });
       await down.start();
       await untilReady(redis);

@@ -54,18 +54,23 @@ export class FallbackRateLimiter extends EventEmitter implements RateLimiter {
     });
   }
 
-  async hit(keyId: string, policy: RateLimitPolicy, nowMs = Date.now()): Promise<RateLimitResult> {
-    if (this.down) return this.fallback.hit(keyId, policy, nowMs);
+  async hit(
+    organizationId: string,
+    keyId: string,
+    policy: RateLimitPolicy,
+    nowMs = Date.now(),
+  ): Promise<RateLimitResult> {
+    if (this.down) return this.fallback.hit(organizationId, keyId, policy, nowMs);
     // A closed connection is known without asking (ioredis would refuse the command anyway).
     if (!this.redis.connected) {
       this.markDown(new Error(`Redis connection is ${this.redis.client.status}`));
-      return this.fallback.hit(keyId, policy, nowMs);
+      return this.fallback.hit(organizationId, keyId, policy, nowMs);
     }
     try {
-      return await this.redis.hit(keyId, policy, nowMs);
+      return await this.redis.hit(organizationId, keyId, policy, nowMs);
     } catch (error) {
       this.markDown(error);
-      return this.fallback.hit(keyId, policy, nowMs);
+      return this.fallback.hit(organizationId, keyId, policy, nowMs);
     }
   }
 

@@ -20,6 +20,9 @@ import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { createRateLimiter } from './rate-limiters.js';
 import { RedisRateLimiter } from './redis-rate-limit.js';
 
+/** The organization of the keys counted here (counters are keyed by it first). */
+const ORG = newId();
+
 /**
  * One limiter contract, three implementations. Times are passed in (fixed, in the future so
  * Redis expiries lie ahead), so windows are exact and nothing waits for the clock.
@@ -98,7 +101,7 @@ for (const leg of LEGS) {
 
     it('counts every hit in fixed windows aligned to the epoch', async () => {
       const key = newId();
-      const first = await a.hit(key, MINUTE, T0);
+      const first = await a.hit(ORG, key, MINUTE, T0);
       expect(first).toEqual({
         allowed: true,
         limit: 3,
@@ -106,15 +109,18 @@ for (const leg of LEGS) {
         reset: (T0 + 30_000) / 1000,
         retryAfter: 30,
       });
-      await b.hit(key, MINUTE, T0 + 1000);
-      expect(await a.hit(key, MINUTE, T0 + 29_999)).toMatchObject({ allowed: true, remaining: 0 });
-      expect(await b.hit(key, MINUTE, T0 + 29_999)).toMatchObject({
+      await b.hit(ORG, key, MINUTE, T0 + 1000);
+      expect(await a.hit(ORG, key, MINUTE, T0 + 29_999)).toMatchObject({
+        allowed: true,
+        remaining: 0,
+      });
+      expect(await b.hit(ORG, key, MINUTE, T0 + 29_999)).toMatchObject({
         allowed: false,
         remaining: 0,
         retryAfter: 1,
       });
       // The next window starts from zero.
-      expect(await a.hit(key, MINUTE, T0 + 30_000)).toMatchObject({
+      expect(await a.hit(ORG, key, MINUTE, T0 + 30_000)).toMatchObject({
         allowed: true,
         remaining: 2,
         reset: (T0 + 90_000) / 1000,
@@ -123,17 +129,17 @@ for (const leg of LEGS) {
 
     it('keeps keys and window lengths apart', async () => {
       const key = newId();
-      await a.hit(key, MINUTE, T0);
-      await a.hit(key, MINUTE, T0);
-      expect((await a.hit(newId(), MINUTE, T0)).remaining).toBe(2);
-      expect((await a.hit(key, { max: 3, windowSeconds: 3600 }, T0)).remaining).toBe(2);
+      await a.hit(ORG, key, MINUTE, T0);
+      await a.hit(ORG, key, MINUTE, T0);
+      expect((await a.hit(ORG, newId(), MINUTE, T0)).remaining).toBe(2);
+      expect((await a.hit(ORG, key, { max: 3, windowSeconds: 3600 }, T0)).remaining).toBe(2);
     });
 
     it('admits exactly max of a concurrent burst split over two limiters', async () => {
       const key = newId();
       const policy = { max: 50, windowSeconds: 60 };
       const results = await Promise.all(
-        Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? a : b).hit(key, policy, T0)),
+        Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? a : b).hit(ORG, key, policy, T0)),
       );
       expect(results.filter((r) => r.allowed)).toHaveLength(50);
       expect(new Set(results.filter((r) => r.allowed).map((r) => r.remaining)).size).toBe(50);
@@ -159,11 +165,13 @@ describe.skipIf(announceSkip('database limiter sweep', await postgresUnavailable
     it('sweeps counters of ended windows and keeps the current ones', async () => {
       const limiter = new DatabaseRateLimiter(store);
       const now = Date.now();
-      await limiter.hit('old-key', MINUTE, now - 3_600_000);
-      await limiter.hit('new-key', MINUTE, now);
+      await limiter.hit(ORG, 'old-key', MINUTE, now - 3_600_000);
+      await limiter.hit(ORG, 'new-key', MINUTE, now);
       await store.sweepRateLimitCounters(now);
-      const rows = await store.query('SELECT key_id FROM rate_limit_counters ORDER BY key_id');
-      expect(rows).toEqual([{ key_id: 'new-key' }]);
+      const rows = await store.query(
+        'SELECT organization_id, key_id FROM rate_limit_counters ORDER BY key_id',
+      );
+      expect(rows).toEqual([{ organization_id: ORG, key_id: 'new-key' }]);
       await limiter.close();
     });
   },
@@ -179,7 +187,7 @@ describe.skipIf(announceSkip('Redis limiter expiry', await redisUnavailable()))(
       try {
         const key = newId();
         const now = Date.now();
-        const { reset } = await limiter.hit(key, MINUTE, now);
+        const { reset } = await limiter.hit(ORG, key, MINUTE, now);
         const [counter] = await limiter.client.keys(`${prefix}${key}:*`);
         expect(counter).toBeDefined();
         const expiresAt = await limiter.client.pexpiretime(counter as string);
@@ -214,7 +222,7 @@ describe.skipIf(announceSkip('Redis limiter expiry', await redisUnavailable()))(
       try {
         await probe.connect();
         const key = newId();
-        const { reset } = await limiter.hit(key, MINUTE);
+        const { reset } = await limiter.hit(ORG, key, MINUTE);
         const window = reset / 60 - 1;
         expect(await underPrefix()).toEqual([`${prefix}rl:${key}:60:${window}`]);
         expect(await probe.client.exists(`stockroom:rl:${key}:60:${window}`)).toBe(0);

@@ -429,18 +429,19 @@ export class PostgresStore implements Store {
    * Redis is configured): concurrent hits from every process queue on the row lock.
    */
   async incrementRateLimitCounter(
+    organizationId: string,
     keyId: string,
     windowSeconds: number,
     windowIndex: number,
     expiresAt: number,
   ): Promise<number> {
     const [row] = await this.rows(
-      `INSERT INTO rate_limit_counters (key_id, window_seconds, window_index, hits, expires_at)
-       VALUES ($1, $2, $3, 1, $4)
-       ON CONFLICT (key_id, window_seconds, window_index)
+      `INSERT INTO rate_limit_counters (organization_id, key_id, window_seconds, window_index, hits, expires_at)
+       VALUES ($1, $2, $3, $4, 1, $5)
+       ON CONFLICT (organization_id, key_id, window_seconds, window_index)
        DO UPDATE SET hits = rate_limit_counters.hits + 1
        RETURNING hits`,
-      [keyId, windowSeconds, windowIndex, expiresAt],
+      [organizationId, keyId, windowSeconds, windowIndex, expiresAt],
     );
     return row?.hits as number;
   }
