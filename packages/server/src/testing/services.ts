@@ -5,7 +5,8 @@ import { postgresUnavailable, TEST_DATABASE_URL } from './postgres.js';
 /**
  * The external services of the test suite. Each leg that needs one checks it once and, when
  * it cannot be reached, is skipped with the reason printed, so `npm test` still runs every
- * other leg on a machine without them (CI starts both and fails loudly instead).
+ * other leg on a machine without them. Under CI=true such a leg fails instead (`.ci/run`
+ * starts both services and sets CI=true).
  */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
@@ -36,10 +37,31 @@ export function redisUnavailable(): Promise<string | null> {
   return redisAvailability;
 }
 
-/** Prints why a leg is skipped, once, where `npm test` shows it. */
-export function announceSkip(leg: string, reason: string | null): boolean {
-  if (reason) console.warn(`[skipped] ${leg}: ${reason}`);
-  return reason !== null;
+/**
+ * Under CI (`CI=true`, set by `.ci/run`) the legs that need PostgreSQL or Redis must run: a
+ * leg skipped there would hide a regression behind a green build.
+ */
+export function servicesRequired(env: Record<string, string | undefined> = process.env): boolean {
+  return env.CI === 'true' || env.CI === '1';
+}
+
+/**
+ * Whether a leg is skipped: prints why, once, where `npm test` shows it. Under CI the leg
+ * fails instead (the test file does not load, with the reason).
+ */
+export function announceSkip(
+  leg: string,
+  reason: string | null,
+  env: Record<string, string | undefined> = process.env,
+): boolean {
+  if (reason === null) return false;
+  if (servicesRequired(env)) {
+    throw new Error(
+      `${leg} cannot run: ${reason} (CI=true: the legs that need PostgreSQL or Redis fail instead of being skipped)`,
+    );
+  }
+  console.warn(`[skipped] ${leg}: ${reason}`);
+  return true;
 }
 
 /**
