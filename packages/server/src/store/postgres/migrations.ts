@@ -145,6 +145,16 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
       CREATE INDEX api_keys_id ON api_keys (id);
     `,
   },
+  {
+    // Facts about the database itself, not about an organization (like schema_migrations):
+    // `copied_from` names the embedded database `db copy` filled it from, so a rerun knows
+    // the target holds an earlier copy of the same source.
+    version: 3,
+    name: 'stockroom_meta',
+    sql: `
+      CREATE TABLE stockroom_meta (key text PRIMARY KEY, value text NOT NULL);
+    `,
+  },
 ];
 
 /** Serializes migrations of every process on one database (any schema). */

@@ -102,7 +102,11 @@ describe.skipIf(skip)('PostgresStore', () => {
     try {
       const applied = await Promise.all(stores.map((s) => s.migrate()));
       expect(applied.filter((names) => names.length > 0)).toHaveLength(1);
-      expect(applied.flat()).toEqual(['0001_initial', '0002_keyed_by_organization']);
+      expect(applied.flat()).toEqual([
+        '0001_initial',
+        '0002_keyed_by_organization',
+        '0003_stockroom_meta',
+      ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
       await fresh.drop();
@@ -115,7 +119,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 2\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 3\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');
@@ -145,7 +149,8 @@ describe.skipIf(skip)('PostgresStore', () => {
       { table: 'items', index: 'items_organization_sku', first_column: 'organization_id' },
       { table: 'items', index: 'items_pkey', first_column: 'organization_id' },
       { table: 'memberships', index: 'memberships_pkey', first_column: 'organization_id' },
-      // The exceptions: the small reference tables, keyed by their own ids, and the migrations.
+      // The exceptions: the small reference tables, keyed by their own ids, and facts about the
+      // database itself (its migrations, where `db copy` filled it from).
       { table: 'organizations', index: 'organizations_pkey', first_column: 'id' },
       { table: 'organizations', index: 'organizations_slug_key', first_column: 'slug' },
       {
@@ -154,6 +159,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         first_column: 'organization_id',
       },
       { table: 'schema_migrations', index: 'schema_migrations_pkey', first_column: 'version' },
+      { table: 'stockroom_meta', index: 'stockroom_meta_pkey', first_column: 'key' },
       { table: 'users', index: 'users_email_normalized_key', first_column: 'email_normalized' },
       { table: 'users', index: 'users_pkey', first_column: 'id' },
     ]);

@@ -326,7 +326,7 @@ describe('migration 2 (search index) on a database made by migration 1', () => {
 
       const store = new SqliteStore(file);
       try {
-        expect(await store.migrate()).toEqual(['0002_search_index']);
+        expect(await store.migrate()).toEqual(['0002_search_index', '0003_database_id']);
         const first = await store.listItems('a'.repeat(24), { limit: 100 });
         expect(first.map((item) => item.sku)).toEqual(
           Array.from({ length: 15 }, (_, k) => `S${k * 2}`),

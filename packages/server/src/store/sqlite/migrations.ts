@@ -145,4 +145,15 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    // Which database this is, for `db copy`: a rerun into a target that holds an earlier copy
+    // of this same database brings it up to date (deleting what is gone from here), and a
+    // target holding a copy of another database is refused.
+    version: 3,
+    name: 'database_id',
+    sql: `
+      CREATE TABLE stockroom_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO stockroom_meta (key, value) VALUES ('database_id', lower(hex(randomblob(16))));
+    `,
+  },
 ];
