@@ -5,10 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createApiApp } from './api/app.js';
 import { reportReady, resolveWorkers, runPrimary, workerConfig } from './cluster.js';
-import type { Config } from './config.js';
+import { type Config, isPostgresUrl } from './config.js';
 import { createServices, type Services } from './context.js';
 import { type DemoSeed, seedDemo } from './demo.js';
 import { createDocsApp } from './docs/app.js';
+import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
+import { acquireServeLock, type ServeLock } from './serve-lock.js';
 
 export const DOCS_DIR = fileURLToPath(new URL('../../../docs', import.meta.url));
 
@@ -29,6 +31,8 @@ export interface StartOptions {
   logger?: pino.Logger | false;
   keyCacheTtlMs?: number;
   docsDir?: string;
+  /** In a cluster worker: the primary's channel (rate limits on SQLite without Redis). */
+  primary?: IpcEndpoint;
 }
 
 /** Port 0 means "any free port"; resolve it first so both hosts know each other's URL. */
@@ -88,6 +92,7 @@ export async function startServer(
 
   const services = await createServices(config, {
     publicDocsUrl: docsUrl,
+    ...(options.primary ? { primary: options.primary } : {}),
     ...(logger ? { logger } : {}),
     ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
   });
@@ -145,10 +150,13 @@ export async function startServer(
   }
 }
 
-function banner(server: RunningServer): string {
+function banner(
+  server: { apiUrl: string; docsUrl: string; demo: DemoSeed | null },
+  workers = 1,
+): string {
   const lines = [
     '',
-    'Stockroom is running.',
+    workers > 1 ? `Stockroom is running with ${workers} workers.` : 'Stockroom is running.',
     `  API:  ${server.apiUrl}/api/v1`,
     `  Docs: ${server.docsUrl}/en/docs/introduction  (llms.txt: ${server.docsUrl}/llms.txt)`,
     '',
@@ -171,18 +179,37 @@ function banner(server: RunningServer): string {
   return lines.join('\n');
 }
 
+/** The serve lock of this process (SQLite), held until it exits. */
+export let heldServeLock: ServeLock | null = null;
+
 /**
  * `stockroom serve`: runs until SIGTERM/SIGINT, then drains and exits 0. With several workers
- * (PostgreSQL only) this process becomes the cluster primary and each worker runs this again.
+ * this process becomes the cluster primary and each worker runs this again. On SQLite the
+ * serving process (the primary, with workers) first takes the database's serve lock, held
+ * until it exits: a second `serve` on the same file is refused (serve-lock.ts).
  */
 export async function serve(config: Config, options: { demo: boolean }): Promise<void> {
   const workers = resolveWorkers(config);
   const logger = createLogger(config);
-  if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers, logger);
+  if (
+    cluster.isPrimary &&
+    !isPostgresUrl(config.databaseUrl) &&
+    config.databaseUrl !== ':memory:'
+  ) {
+    // Released by the operating system when this process exits, however it exits. Kept
+    // referenced: a collected connection would be closed, and its lock with it.
+    heldServeLock = acquireServeLock(config.databaseUrl);
+  }
+  if (workers > 1 && cluster.isPrimary) {
+    return runPrimary(config, workers, logger, {
+      demo: options.demo,
+      banner: (urls) => banner(urls, workers),
+    });
+  }
   if (cluster.isWorker) {
     let server: RunningServer;
     try {
-      server = await startServer(workerConfig(config), { demo: false, logger });
+      server = await startServer(workerConfig(config), { demo: false, logger, primary: process });
     } catch (error) {
       // The primary sees the exit and decides (abort the start, or retry later).
       process.stderr.write(`stockroom: worker could not start: ${(error as Error).message}\n`);

@@ -27,6 +27,14 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
+/**
+ * The limiter could not count this request (its counter store is out of reach): the request
+ * is refused with 503 SERVICE_UNAVAILABLE, never admitted unlimited.
+ */
+export class RateLimiterUnavailableError extends Error {
+  override name = 'RateLimiterUnavailableError';
+}
+
 export function windowOf(policy: RateLimitPolicy, nowMs: number) {
   const window = Math.floor(nowMs / 1000 / policy.windowSeconds);
   const reset = (window + 1) * policy.windowSeconds;
