@@ -33,6 +33,8 @@ export interface StartOptions {
   docsDir?: string;
   /** In a cluster worker: the primary's channel (rate limits on SQLite without Redis). */
   primary?: IpcEndpoint;
+  /** How a port given as 0 is chosen (tests stand in a port that is taken meanwhile). */
+  choosePort?: (host: string) => Promise<number>;
 }
 
 /** Port 0 means "any free port"; resolve it first so both hosts know each other's URL. */
@@ -80,12 +82,42 @@ function shouldSeed(config: Config, services: Services, requested: boolean): Pro
   return services.store.countOrganizations().then((count) => count === 0);
 }
 
+/** Attempts at binding ports chosen for `0` before giving up. */
+const PORT_ATTEMPTS = 5;
+
+/**
+ * Starts the API and docs hosts. A port given as 0 is chosen free just before it is bound
+ * (both hosts must know each other's URL first), so another process may take it in between:
+ * that start is undone and retried with other ports. A port given explicitly is never retried.
+ */
 export async function startServer(
   config: Config,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const apiPort = config.port === 0 ? await freePort(config.host) : config.port;
-  const docsPort = config.docsPort === 0 ? await freePort(config.host) : config.docsPort;
+  // The demo is seeded once, whichever attempt binds.
+  const seeded: { demo?: DemoSeed | null } = {};
+  const choose = options.choosePort ?? freePort;
+  for (let attempt = 1; ; attempt++) {
+    const apiPort = config.port === 0 ? await choose(config.host) : config.port;
+    const docsPort = config.docsPort === 0 ? await choose(config.host) : config.docsPort;
+    try {
+      return await startOnce(config, options, apiPort, docsPort, seeded);
+    } catch (error) {
+      const { code, port } = error as { code?: string; port?: number };
+      const chosen =
+        (config.port === 0 && port === apiPort) || (config.docsPort === 0 && port === docsPort);
+      if (code !== 'EADDRINUSE' || !chosen || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnce(
+  config: Config,
+  options: StartOptions,
+  apiPort: number,
+  docsPort: number,
+  seeded: { demo?: DemoSeed | null },
+): Promise<RunningServer> {
   const apiUrl = config.publicApiUrl ?? `http://${urlHost(config.host)}:${apiPort}`;
   const docsUrl = config.publicDocsUrl ?? `http://${urlHost(config.host)}:${docsPort}`;
   const logger = options.logger === undefined ? false : options.logger;
@@ -101,9 +133,10 @@ export async function startServer(
   const apps: FastifyInstance[] = [];
   try {
     await services.store.migrate();
-    const demo = (await shouldSeed(config, services, options.demo ?? false))
+    seeded.demo ??= (await shouldSeed(config, services, options.demo ?? false))
       ? await seedDemo(services.store)
       : null;
+    const demo = seeded.demo;
     const api = await createApiApp(services, { logger: logger || false });
     apps.push(api);
     const docs = await createDocsApp({
