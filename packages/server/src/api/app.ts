@@ -10,6 +10,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import { RateLimiterUnavailableError } from '../keys/rate-limit.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { VERSION } from '../version.js';
 import { authenticate, authorize, WWW_AUTHENTICATE } from './auth.js';
@@ -177,8 +178,13 @@ export async function createApiApp(
 
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
     if (error instanceof ApiError) return sendError(services, request, reply, error);
-    if (error instanceof StoreUnavailableError) {
-      request.log.warn({ err: error }, 'database unavailable');
+    if (error instanceof StoreUnavailableError || error instanceof RateLimiterUnavailableError) {
+      request.log.warn(
+        { err: error },
+        error instanceof StoreUnavailableError
+          ? 'database unavailable'
+          : 'rate limiter unavailable',
+      );
       return sendError(
         services,
         request,
