@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 import {
   postgresUnavailable,
   redisUnavailable,
+  servicesRequired,
   TEST_REDIS_URL,
 } from './packages/server/src/testing/services.js';
 
@@ -11,9 +12,15 @@ import {
  *   contract, rate limiters, scale-out, db copy) on whichever engines are reachable.
  * - `postgres` runs the API suite again on PostgreSQL (a schema per server), with Redis rate
  *   limits when Redis is reachable. Without PostgreSQL it is left out, and said so here.
+ * Under CI=true (`.ci/run`) a missing PostgreSQL or Redis fails the run instead.
  */
 export default defineConfig(async () => {
   const [postgres, redis] = await Promise.all([postgresUnavailable(), redisUnavailable()]);
+  if (servicesRequired() && (postgres || redis)) {
+    throw new Error(
+      `CI=true, and the legs that need PostgreSQL and Redis must run: ${[postgres, redis].filter(Boolean).join('; ')}`,
+    );
+  }
   // The config is evaluated more than once per run: say it once.
   const announced = globalThis as { stockroomLegsAnnounced?: boolean };
   if (!announced.stockroomLegsAnnounced) {

@@ -34,7 +34,9 @@ const CASES = [
   ['"qqqxyz": absent everywhere', BIG, { limit: 101, search: 'qqqxyz' }],
   ['"tent": ~13% of rows', BIG, { limit: 101, search: 'tent' }],
   ['"trips": every row, page of 1000', BIG, { limit: 1001, search: 'trips' }],
-  ['"zz": shorter than a trigram', BIG, { limit: 101, search: 'zz' }],
+  ['"zz": shorter than a trigram (a walk of 10,000)', BIG, { limit: 101, search: 'zz' }],
+  ['"zz" + status=Active', BIG, { limit: 101, search: 'zz', status: 'Active' }],
+  ['small org, "zz"', SMALL, { limit: 101, search: 'zz' }],
   ['"novaline" + status=Active', BIG, { limit: 101, search: 'novaline', status: 'Active' }],
   ['"tent" + status=Discontinued', BIG, { limit: 101, search: 'tent', status: 'Discontinued' }],
   [

@@ -200,6 +200,28 @@ describe('inventory.all()', () => {
     }
     expect(counter.urls).toHaveLength(2);
   });
+
+  it('stops at once when the signal is aborted mid-page, with the signal’s reason', async () => {
+    const counter = countingFetch();
+    const stockroom = client({ apiKey: key, fetch: counter.fetch });
+    const controller = new AbortController();
+    const reason = new Error('walk cancelled');
+    const seen: string[] = [];
+    const walk = async () => {
+      const items = stockroom.inventory.all(
+        { limit: 5, fields: ['_id'] },
+        { signal: controller.signal },
+      );
+      for await (const item of items) {
+        seen.push(item._id);
+        if (seen.length === 2) controller.abort(reason);
+      }
+    };
+    expect(await walk().catch((error: unknown) => error)).toBe(reason);
+    // The first page held 5 items; none after the abort was handed out.
+    expect(seen).toHaveLength(2);
+    expect(counter.urls).toHaveLength(1);
+  });
 });
 
 describe('errors from the real server', () => {
@@ -325,5 +347,42 @@ describe('quota and rate limit', () => {
     expect(error.retryAfter).toBeLessThanOrEqual(86_400);
     // The wait asked for is beyond maxRetryAfterMs (60 s by default): thrown, not slept on.
     expect(counter.urls).toHaveLength(3);
+  });
+
+  it('RATE_LIMITED is retried after Retry-After, in the next window, and then succeeds', async () => {
+    const { key } = await server.createKey({
+      organizationId: server.demo.organizationId,
+      rateLimit: { max: 1, windowSeconds: 1 },
+    });
+    /** What the server answered each list attempt: the real fetch, only observed. */
+    const answers: Array<{ status: number; reset: number; retryAfter: string | null }> = [];
+    const observing = async (input: string, init: RequestInit) => {
+      const response = await fetch(input, init);
+      if (new URL(input).pathname.endsWith('/inventory/items')) {
+        answers.push({
+          status: response.status,
+          reset: Number(response.headers.get('x-ratelimit-reset')),
+          retryAfter: response.headers.get('retry-after'),
+        });
+      }
+      return response;
+    };
+    const stockroom = client({ apiKey: key, fetch: observing, maxRetries: 2 });
+    // verifyKey spends the window's one request (waiting out a limit itself if need be), so the
+    // list right after it is limited, unless a window boundary fell between the two; with
+    // 1-second windows that can happen, and then the round is played again.
+    let attempts = 0;
+    for (let round = 0; round < 3 && attempts < 2; round++) {
+      answers.length = 0;
+      await stockroom.verifyKey();
+      attempts = (await stockroom.inventory.list({ limit: 1 }).withResponse()).response.attempts;
+    }
+    expect(attempts).toBe(2);
+    const [limited, retried] = answers;
+    expect(answers).toHaveLength(2);
+    expect(limited).toMatchObject({ status: 401, retryAfter: expect.stringMatching(/^[1-9]\d*$/) });
+    expect(retried?.status).toBe(200);
+    // The server itself placed the retry in a later window than the one it refused.
+    expect(retried?.reset).toBeGreaterThan(limited?.reset ?? Number.POSITIVE_INFINITY);
   });
 });

@@ -28,12 +28,32 @@ const PAGE = `<!doctype html>
   document.title = 'ready';
 </script></body></html>`;
 
+/** A module worker of the page: it creates clients with the key it is sent, and reports. */
+const WORKER = `import { Stockroom } from '/stockroom-client.js';
+
+self.onmessage = async (event) => {
+  const { baseUrl, apiKey } = event.data;
+  let refusal = '';
+  try {
+    new Stockroom({ baseUrl, apiKey });
+  } catch (error) {
+    refusal = error.message;
+  }
+  const allowed = new Stockroom({ baseUrl, apiKey, dangerouslyAllowBrowser: true });
+  const organization = (await allowed.organization.get())._id;
+  postMessage({ refusal, organization, hasWindow: typeof window !== 'undefined' });
+};
+`;
+
 /** Serves the test page and the bundle on its own port: another origin than the API's. */
 async function startStaticSite(bundle: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
     if (request.url === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(PAGE);
+    } else if (request.url === '/worker.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      response.end(WORKER);
     } else if (request.url === '/stockroom-client.js') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
       response.end(bundle);
@@ -208,6 +228,28 @@ describe.skipIf(!hasChromium)('@stockroom/client in a browser', () => {
       },
       { baseUrl: api.apiUrl, apiKey: api.demo.key },
     );
+    expect(result.refusal).toMatch(/organization API key in a browser/);
+    expect(result.refusal).not.toContain(api.demo.key);
+    expect(result.organization).toBe(api.demo.organizationId);
+  });
+
+  it('refuses an organization key in a Web Worker too, where there is no window', async () => {
+    const result = await page.evaluate(
+      ({ baseUrl, apiKey }) =>
+        new Promise<{ refusal: string; organization: string; hasWindow: boolean }>(
+          (resolve, reject) => {
+            const worker = new Worker('/worker.js', { type: 'module' });
+            worker.onmessage = (event) => {
+              resolve(event.data);
+              worker.terminate();
+            };
+            worker.onerror = (event) => reject(new Error(event.message));
+            worker.postMessage({ baseUrl, apiKey });
+          },
+        ),
+      { baseUrl: api.apiUrl, apiKey: api.demo.key },
+    );
+    expect(result.hasWindow).toBe(false);
     expect(result.refusal).toMatch(/organization API key in a browser/);
     expect(result.refusal).not.toContain(api.demo.key);
     expect(result.organization).toBe(api.demo.organizationId);

@@ -1,21 +1,49 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_DIR, requireBuiltClient } from '../packages/client/src/testing/dist.js';
+import { CLIENT_DIR } from '../packages/client/src/testing/dist.js';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
 
 /**
- * The package as an integrator gets it: `npm pack`, installed offline into a fresh TypeScript
- * project outside this repository, type-checked with the packaged declarations, then run both
- * as ESM (`import`) and as CommonJS (`require`) against a real server.
+ * The package as an integrator gets it: `npm pack` of a fresh checkout (no dist/: the prepack
+ * script builds it), installed offline into a fresh TypeScript project outside this repository,
+ * type-checked with the packaged declarations, then run both as ESM (`import`) and as CommonJS
+ * (`require`) against a real server.
  */
 
 const run = promisify(execFile);
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const ROOT = path.resolve(CLIENT_DIR, '../..');
+
+/**
+ * packages/client as a clean checkout has it, in `into`: its files without dist/, beside the
+ * base tsconfig it extends and the repository's installed devDependencies (tsup). Packing
+ * a copy also keeps prepack from rebuilding the dist/ that other test files are reading.
+ */
+function cleanCheckout(into: string): string {
+  const checkout = path.join(into, 'checkout');
+  const copy = path.join(checkout, 'packages', 'client');
+  const dist = path.join(CLIENT_DIR, 'dist');
+  cpSync(CLIENT_DIR, copy, {
+    recursive: true,
+    filter: (source) => source !== dist && !source.includes(`${path.sep}node_modules`),
+  });
+  cpSync(path.join(ROOT, 'tsconfig.base.json'), path.join(checkout, 'tsconfig.base.json'));
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules'), 'dir');
+  return copy;
+}
 
 /** The child npm must not inherit the settings of an `npm test` that may have started us. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -93,14 +121,16 @@ describe('the packed package in a fresh TypeScript project', () => {
   let packedFiles: string[];
 
   beforeAll(async () => {
-    requireBuiltClient();
     server = await startTestServer();
     dir = mkdtempSync(path.join(tmpdir(), 'stockroom-client-consumer-'));
+    const checkout = cleanCheckout(dir);
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], {
-      cwd: CLIENT_DIR,
+      cwd: checkout,
       env: cleanEnv(),
     });
-    const [packed] = JSON.parse(stdout) as Array<{
+    // The build's own output (tsup's log) comes first; npm's JSON report is the rest.
+    const report = stdout.slice(stdout.search(/^\[/m));
+    const [packed] = JSON.parse(report) as Array<{
       filename: string;
       files: Array<{ path: string }>;
     }>;
@@ -149,6 +179,16 @@ describe('the packed package in a fresh TypeScript project', () => {
     };
     expect(Object.keys(tree.dependencies)).toEqual(['@stockroom/client']);
     expect(tree.dependencies['@stockroom/client']?.dependencies ?? {}).toEqual({});
+  });
+
+  it('ends each bundle with one source map comment, naming the map it ships with', () => {
+    const dist = path.join(project, 'node_modules', '@stockroom', 'client', 'dist');
+    for (const file of ['index.js', 'index.cjs']) {
+      const code = readFileSync(path.join(dist, file), 'utf8');
+      expect(code.match(/^\/\/# sourceMappingURL=.*$/gm), file).toEqual([
+        `//# sourceMappingURL=${file}.map`,
+      ]);
+    }
   });
 
   it('type-checks and compiles with the packaged declarations', async () => {

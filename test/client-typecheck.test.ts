@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,21 +8,40 @@ import { afterAll, expect, it } from 'vitest';
 
 /**
  * One type-check of what must compile for readers of the client: the client's type tests
- * (src/types.test-d.ts, also run by `npm run typecheck`) and the code in the client's README
- * and in both languages' client-library page, against the client's sources. A renamed option,
- * a changed return shape or a broken `fields` narrowing fails here instead of misleading a
- * reader. A line the docs mark as a type error ("// type error", "// error de tipo") must be one.
+ * (src/types.test-d.ts, also run by `npm run typecheck`) and every TypeScript and JavaScript
+ * block of the client's README and of the docs pages in both languages (the client-library
+ * page, and the client examples of the quickstart, item, organization and other pages),
+ * against the client's sources. A renamed option, a changed return shape or a broken `fields`
+ * narrowing fails here instead of misleading a reader. A line the docs mark as a type error
+ * ("// type error", "// error de tipo") must be one.
  */
 
 const run = promisify(execFile);
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TYPE_TESTS = path.join(ROOT, 'packages/client/src/types.test-d.ts');
-const SOURCES = [
+const CODE_FENCE = /^```(ts|js|typescript|javascript)\s*$/;
+
+/** The reference documents of the client: each must have many examples, one a type error. */
+const REFERENCES = [
   'packages/client/README.md',
   'docs/en/client-library.mdx',
   'docs/es/client-library.mdx',
 ];
+
+/** Every docs page with TypeScript or JavaScript code: all of it is client code today. */
+const DOCS_PAGES = ['en', 'es'].flatMap((locale) =>
+  readdirSync(path.join(ROOT, 'docs', locale))
+    .filter((name) => name.endsWith('.mdx'))
+    .map((name) => `docs/${locale}/${name}`)
+    .filter((page) =>
+      readFileSync(path.join(ROOT, page), 'utf8')
+        .split('\n')
+        .some((line) => CODE_FENCE.test(line)),
+    ),
+);
+
+const SOURCES = [...new Set([...REFERENCES, ...DOCS_PAGES])];
 
 interface Snippet {
   file: string;
@@ -36,7 +55,7 @@ function snippets(relative: string): Snippet[] {
   const lines = readFileSync(path.join(ROOT, relative), 'utf8').split('\n');
   const found: Snippet[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|js|typescript|javascript)\s*$/.test(lines[i] ?? '')) continue;
+    if (!CODE_FENCE.test(lines[i] ?? '')) continue;
     const start = i + 1;
     while (i + 1 < lines.length && !(lines[i + 1] ?? '').startsWith('```')) i++;
     const code = lines.slice(start, i + 1).join('\n');
@@ -91,7 +110,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('the type tests and every TypeScript and JavaScript example of the client docs type-check', async () => {
   const all = SOURCES.flatMap(snippets);
-  for (const source of SOURCES) {
+  // The pages whose client examples readers copy first, found by the scan above.
+  for (const page of ['quickstart', 'inventory-item', 'organization', 'client-library']) {
+    for (const locale of ['en', 'es']) {
+      const source = `docs/${locale}/${page}.mdx`;
+      expect(
+        all.some((s) => s.where.startsWith(`${source}:`) && s.code.includes('@stockroom/client')),
+        `${source} has an example that imports @stockroom/client`,
+      ).toBe(true);
+    }
+  }
+  for (const source of REFERENCES) {
     const own = all.filter((snippet) => snippet.where.startsWith(`${source}:`));
     expect(own.length, `${source} has code examples`).toBeGreaterThanOrEqual(5);
     // Each document shows the narrowing of `fields` with a line that must not compile.

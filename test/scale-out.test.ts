@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +8,7 @@ import { issueKey } from '../packages/server/src/keys/issue.js';
 import { PostgresStore } from '../packages/server/src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../packages/server/src/store/sqlite/sqlite-store.js';
 import type { Store } from '../packages/server/src/store/types.js';
+import { runBinary } from '../packages/server/src/testing/cli-harness.js';
 import {
   createTestSchema,
   holdLocks,
@@ -18,15 +21,18 @@ import {
 } from '../packages/server/src/testing/serve-process.js';
 import {
   announceSkip,
+  dropRedisPrefix,
   postgresUnavailable,
   redisUnavailable,
   TEST_REDIS_URL,
+  testRedisPrefix,
 } from '../packages/server/src/testing/services.js';
 
 /**
  * Exactness across processes, with real `stockroom serve` processes of the built binary:
- * quotas (an atomic UPDATE in the database), rate limits (Redis, or the database's counters),
- * and changes to keys, memberships and feature flags reaching every process within 1 second.
+ * quotas (an atomic UPDATE in the database), rate limits (Redis, the database's counters, or
+ * on SQLite the cluster primary's), and changes to keys, memberships and feature flags
+ * reaching every process within 1 second. On SQLite, one `serve` per file: a second is refused.
  */
 const pgSkip = await postgresUnavailable();
 const redisSkip = await redisUnavailable();
@@ -35,6 +41,37 @@ interface Reply {
   status: number;
   code: string | undefined;
   reset: string | null;
+}
+
+/**
+ * A request on a connection of its own, with a request id of its own: behind a cluster's one
+ * port each new connection goes to the next worker (round robin), and the worker's request log
+ * line (with its pid) is found by that id.
+ */
+function getFresh(url: string, key: string): Promise<Reply & { requestId: string }> {
+  const requestId = `probe-${randomBytes(8).toString('hex')}`;
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      url,
+      { agent: false, headers: { 'x-api-key': key, 'x-request-id': requestId } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => {
+          const body = JSON.parse(text) as { error?: { code: string } };
+          resolve({
+            status: response.statusCode as number,
+            code: body.error?.code,
+            reset: (response.headers['x-ratelimit-reset'] as string | undefined) ?? null,
+            requestId,
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+  });
 }
 
 async function get(url: string, key: string): Promise<Reply> {
@@ -95,7 +132,16 @@ function quotaExactness(processes: () => ServeProcess[], store: () => Store) {
   });
 }
 
-function changesReachEveryProcess(processes: () => ServeProcess[], store: () => Store) {
+/**
+ * Every process must see the changes. Independent processes are each asked directly; a
+ * cluster's workers share one port, so it is asked `perUrl` times on fresh connections, and
+ * its request log must show every worker answered after the change.
+ */
+function changesReachEveryProcess(
+  processes: () => ServeProcess[],
+  store: () => Store,
+  cluster: { perUrl: number; workers: number } | null = null,
+) {
   it('refuses a disabled key, a removed member and a disabled feature on every process within 1 s', async () => {
     const org = await store().createOrganization({
       name: 'Changes',
@@ -117,11 +163,25 @@ function changesReachEveryProcess(processes: () => ServeProcess[], store: () => 
     });
     const ofFlagged = await issueKey(store(), { organizationId: flagged.id, rateLimit: null });
     const items = '/api/v1/inventory/items?limit=1';
-    // Every process has each key cached as valid.
-    for (const server of processes()) {
-      for (const { key } of [toDisable, ofMember, ofFlagged]) {
-        expect((await get(`${server.apiUrl}${items}`, key)).status).toBe(200);
+    const perUrl = cluster?.perUrl ?? 1;
+    const askEveryProcess = async () => {
+      const replies: Array<Array<Reply & { requestId: string }>> = [];
+      for (const server of processes()) {
+        for (let i = 0; i < perUrl; i++) {
+          replies.push(
+            await Promise.all(
+              [toDisable, ofMember, ofFlagged].map(({ key }) =>
+                getFresh(`${server.apiUrl}${items}`, key),
+              ),
+            ),
+          );
+        }
       }
+      return replies;
+    };
+    // Every process has each key cached as valid.
+    for (const round of await askEveryProcess()) {
+      expect(round.map((r) => r.status)).toEqual([200, 200, 200]);
     }
     await Promise.all([
       store().setApiKeyEnabled(toDisable.record.id, false),
@@ -131,15 +191,26 @@ function changesReachEveryProcess(processes: () => ServeProcess[], store: () => 
     const changedAt = Date.now();
     // The deadline under test, not a synchronisation: any request from then on must see it.
     await new Promise((resolve) => setTimeout(resolve, changedAt + PROPAGATION_MS - Date.now()));
-    for (const server of processes()) {
-      const replies = await Promise.all(
-        [toDisable, ofMember, ofFlagged].map(({ key }) => get(`${server.apiUrl}${items}`, key)),
-      );
-      expect(replies.map((r) => [r.status, r.code])).toEqual([
+    const after = await askEveryProcess();
+    for (const round of after) {
+      expect(round.map((r) => [r.status, r.code])).toEqual([
         [401, 'KEY_DISABLED'],
         [403, 'ORGANIZATION_FORBIDDEN'],
         [403, 'FEATURE_DISABLED'],
       ]);
+    }
+    if (cluster) {
+      // Which worker answered each of those requests, from its request log line.
+      const ids = new Set(after.flat().map((r) => r.requestId));
+      const pids = new Set<number>();
+      for (const server of processes()) {
+        for (const line of server.lines) {
+          if (!line.includes('"msg":"request"')) continue;
+          const entry = JSON.parse(line) as { pid: number; requestId: string };
+          if (ids.has(entry.requestId)) pids.add(entry.pid);
+        }
+      }
+      expect(pids.size).toBe(cluster.workers);
     }
   });
 }
@@ -199,36 +270,101 @@ describe.skipIf(announceSkip('scale-out on PostgreSQL', pgSkip))(
   },
 );
 
-describe('four processes on one SQLite file', () => {
+describe('serve --workers 4 on one SQLite file (rate limits counted by the primary)', () => {
   let dir: string;
+  let file: string;
   let store: SqliteStore;
-  const processes: ServeProcess[] = [];
+  let cluster: ServeProcess;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'stockroom-scale-'));
-    const file = path.join(dir, 'stockroom.db');
+    file = path.join(dir, 'stockroom.db');
     store = new SqliteStore(file);
     await store.migrate();
-    await startFour(processes, { DATABASE_URL: file });
+    cluster = await startServeProcess({ DATABASE_URL: file, LOG_LEVEL: 'info' }, [
+      '--workers',
+      '4',
+    ]);
   }, 120_000);
   afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
+    await cluster?.stop();
     await store?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('runs four workers behind one port', async () => {
+    expect(await childPids(cluster.pid)).toHaveLength(4);
+    expect(cluster.lines).toContain('Stockroom is running with 4 workers.');
+  });
+
   quotaExactness(
-    () => processes,
+    () => [cluster],
     () => store,
   );
-  changesReachEveryProcess(
-    () => processes,
+  rateLimitExactness(
+    () => [cluster],
     () => store,
   );
 
-  it('refuses serve --workers 2 with a clear message', async () => {
-    await expect(
-      startServeProcess({ DATABASE_URL: path.join(dir, 'stockroom.db') }, ['--workers', '2']),
-    ).rejects.toThrow(/SQLite engine serves from one process \(use --workers 1/);
+  it('spread those requests over several workers', () => {
+    const pids = new Set(
+      cluster.lines
+        .filter((line) => line.includes('"msg":"request"'))
+        .map((line) => (JSON.parse(line) as { pid: number }).pid),
+    );
+    expect(pids.size).toBeGreaterThan(1);
+  });
+
+  changesReachEveryProcess(
+    () => [cluster],
+    () => store,
+    { perUrl: 8, workers: 4 },
+  );
+
+  it('refuses a second, independent serve on the same file; the CLI keeps working', async () => {
+    // Stopped at once should it start after all (the test then fails on the rejection).
+    const refused = startServeProcess({ DATABASE_URL: file }).then(async (unexpected) => {
+      await unexpected.stop();
+      return unexpected;
+    });
+    await expect(refused).rejects.toThrow(
+      `stockroom serve exited (1) before it was ready:\nstockroom: another stockroom serve is already serving ${file} (stop it, or run one server with --workers N)`,
+    );
+    const org = await store.createOrganization({ name: 'Beside', slug: 'beside', features: [] });
+    const created = await runBinary(['key', 'create', '--org', 'beside', '--json'], {
+      env: { DATABASE_URL: file },
+    });
+    expect(created.status).toBe(0);
+    expect(created.json.organizationId).toBe(org.id);
+  });
+});
+
+describe('the serve lock of a SQLite file', () => {
+  let dir: string;
+  const running: ServeProcess[] = [];
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'stockroom-lock-'));
+  });
+  afterAll(async () => {
+    await Promise.all(running.map((p) => p.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is released when the server holding it is killed (SIGKILL), so a new one starts', async () => {
+    const file = path.join(dir, 'stockroom.db');
+    const first = await startServeProcess({ DATABASE_URL: file });
+    running.push(first);
+    const refused = startServeProcess({ DATABASE_URL: file }).then((unexpected) => {
+      running.push(unexpected);
+      return unexpected;
+    });
+    await expect(refused).rejects.toThrow(
+      /exited \(1\) before it was ready:\nstockroom: another stockroom serve is already serving/,
+    );
+    expect(await first.stop('SIGKILL')).toBeNull();
+    const second = await startServeProcess({ DATABASE_URL: file });
+    running.push(second);
+    expect((await fetch(`${second.apiUrl}/api/v1/health`)).status).toBe(200);
+    expect(await second.stop()).toBe(0);
   });
 });
 
@@ -238,6 +374,8 @@ describe.skipIf(announceSkip('cluster on PostgreSQL', pgSkip))(
     let schema: TestSchema;
     let store: PostgresStore;
     let cluster: ServeProcess;
+    // The shared Redis holds others' counters too: this run's keys go under a prefix of its own.
+    const redisPrefix = testRedisPrefix();
     beforeAll(async () => {
       schema = await createTestSchema();
       store = new PostgresStore(schema.url);
@@ -248,7 +386,7 @@ describe.skipIf(announceSkip('cluster on PostgreSQL', pgSkip))(
           // Long enough for the drain test to hold a request in flight.
           DATABASE_TIMEOUT_MS: '30000',
           LOG_LEVEL: 'info',
-          ...(redisSkip ? {} : { REDIS_URL: TEST_REDIS_URL }),
+          ...(redisSkip ? {} : { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: redisPrefix }),
         },
         ['--workers', '4'],
       );
@@ -257,6 +395,7 @@ describe.skipIf(announceSkip('cluster on PostgreSQL', pgSkip))(
       await cluster?.stop();
       await store?.close();
       await schema?.drop();
+      if (!redisSkip) await dropRedisPrefix(TEST_REDIS_URL, redisPrefix);
     });
 
     it('runs four workers behind one port', async () => {

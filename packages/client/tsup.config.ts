@@ -13,5 +13,6 @@ export default defineConfig({
   tsconfig: 'tsconfig.build.json',
   sourcemap: true,
   clean: true,
-  treeshake: true,
+  // No `treeshake`: it runs Rollup over esbuild's output, which then ended with two
+  // sourceMappingURL lines. esbuild alone already drops unused code when it bundles.
 });

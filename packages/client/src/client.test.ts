@@ -16,8 +16,10 @@ import {
   json,
   type Peer,
   type PeerHandler,
+  startHangUp,
   startPeer,
 } from './testing/http-peer.js';
+import type { ItemField } from './types.js';
 
 /**
  * The client against real HTTP peers scripted per test: retries, timeouts, aborts and odd
@@ -71,6 +73,23 @@ describe('requests', () => {
       fields: '_id,name',
       cursor: 'c1',
     });
+  });
+
+  it('rejects an empty fields list with a TypeError, before sending anything', async () => {
+    const server = await peer((_req, res) => json(res, 200, PAGE));
+    const { inventory } = client(server.url);
+    // The types refuse a literal []; a list built at run time can still come out empty.
+    const chosen: ItemField[] = [];
+    for (const pending of [
+      inventory.list({ fields: chosen }),
+      inventory.get('x', { fields: chosen }),
+      inventory.all({ fields: chosen }).next(),
+    ]) {
+      const error = await pending.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/fields must name at least one field/);
+    }
+    expect(server.requests).toHaveLength(0);
   });
 
   it('accepts a base URL with a path prefix, a trailing slash or /api/v1', async () => {
@@ -137,13 +156,47 @@ describe('results', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('resolves health with the report even when the API answers 503', async () => {
+  it('resolves health with the report even when the API answers 503, without retrying', async () => {
     const report = { status: 'unavailable', version: '1', checks: { database: 'down' } };
     const server = await peer((_req, res) => json(res, 503, report, { 'retry-after': '1' }));
-    const { data, response } = await client(server.url).health().withResponse();
+    const { data, response } = await client(server.url, { maxRetries: 3 }).health().withResponse();
     expect(data).toEqual(report);
     expect(response.status).toBe(503);
+    expect(response.attempts).toBe(1);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries health after answers that are not a report, up to the client’s maxRetries', async () => {
+    const report = { status: 'ok', version: '1', checks: { database: 'ok' } };
+    const server = await peer((_req, res, n) => {
+      if (n === 0) {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<h1>Bad gateway</h1>');
+      } else if (n === 1) json(res, 500, envelope('INTERNAL_ERROR', 500));
+      else json(res, 200, report);
+    });
+    const { data, response } = await client(server.url).health().withResponse();
+    expect(data).toEqual(report);
+    expect(response.attempts).toBe(3);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('retries health after connection failures, as often as the client’s maxRetries says', async () => {
+    const hangUp = await startHangUp();
+    try {
+      const error = await client(hangUp.url, { maxRetries: 2 })
+        .health()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(hangUp.connections()).toBe(3);
+      // A probe that wants one attempt says so.
+      await client(hangUp.url, { maxRetries: 2 })
+        .health({ maxRetries: 0 })
+        .catch(() => {});
+      expect(hangUp.connections()).toBe(4);
+    } finally {
+      await hangUp.close();
+    }
   });
 
   it('rejects a success answer that is not JSON, without retrying', async () => {
@@ -243,9 +296,18 @@ describe('retries', () => {
 
   it('retries connection failures, then throws ConnectionError', async () => {
     const url = await deadUrl();
-    const error = await client(url)
-      .health({ maxRetries: 2 })
+    // The real fetch, only counted: each call is one attempt to connect.
+    let attempts = 0;
+    const error = await client(url, {
+      maxRetries: 2,
+      fetch: (input, init) => {
+        attempts += 1;
+        return fetch(input, init);
+      },
+    })
+      .verifyKey()
       .catch((e: unknown) => e);
+    expect(attempts).toBe(3);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'CONNECTION_ERROR', status: null });
@@ -385,6 +447,58 @@ describe('the key stays secret', () => {
       .catch((e: unknown) => e);
     expect(inspect(error, { depth: 10 })).not.toContain(KEY);
   });
+
+  it('never shows in the cause of a connection error, even one that echoes the headers', async () => {
+    const error = (await client('http://127.0.0.1:9', {
+      maxRetries: 0,
+      // A fetch wrapper (tracing, a proxy agent) whose error quotes the request it failed.
+      async fetch(_input, init) {
+        const headers = init.headers as Record<string, string>;
+        throw Object.assign(new TypeError(`refused: authorization=${headers.authorization}`), {
+          code: 'E_PROXY',
+          request: { headers },
+          cause: new Error(`upstream said ${headers.authorization}`),
+        });
+      },
+    })
+      .verifyKey()
+      .catch((e: unknown) => e)) as ConnectionError;
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.message).toBe(
+      'Could not reach http://127.0.0.1:9 (GET /api/v1/auth/verify): refused: authorization=Bearer [redacted] (E_PROXY)',
+    );
+    expect(error.cause).toMatchObject({
+      name: 'TypeError',
+      message: 'refused: authorization=Bearer [redacted]',
+      code: 'E_PROXY',
+      cause: { message: 'upstream said Bearer [redacted]' },
+    });
+    for (const text of [
+      inspect(error, { depth: 20, showHidden: true }),
+      inspect(error.cause, { depth: 20, showHidden: true }),
+      JSON.stringify(error),
+      String(error.stack),
+    ]) {
+      expect(text).not.toContain(KEY);
+    }
+  });
+
+  it('leaves error bodies intact when the key is too short to be a secret', async () => {
+    // With a one-letter key, replacing it everywhere would break the JSON and every word.
+    const server = await peer((_req, res) =>
+      json(res, 401, envelope('INVALID_API_KEY', 401, 'The key is not a Stockroom key.')),
+    );
+    const error = await client(server.url, { apiKey: 'e' })
+      .verifyKey()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({
+      code: 'INVALID_API_KEY',
+      message: 'The key is not a Stockroom key.',
+      requestId: 'req-invalid_api_key',
+      docUrl: 'http://docs.test/en/docs/errors#invalid_api_key',
+    });
+  });
 });
 
 describe('configuration', () => {
@@ -406,6 +520,59 @@ describe('configuration', () => {
       delete process.env.STOCKROOM_API_KEY;
     }
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('treats an environment it may not read as unset, as in Deno without --allow-env', async () => {
+    const server = await peer((_req, res) =>
+      json(res, 200, { status: 'ok', version: '1', checks: {} }),
+    );
+    const real = process.env;
+    // Deno's process.env throws NotCapable for every variable it is not allowed to read.
+    process.env = new Proxy(real, {
+      get(target, name) {
+        if (typeof name === 'string' && name.startsWith('STOCKROOM_')) {
+          throw new Error(`NotCapable: Requires env access to "${name}"`);
+        }
+        return Reflect.get(target, name);
+      },
+    });
+    let stockroom: Stockroom;
+    try {
+      stockroom = new Stockroom({ baseUrl: server.url });
+      expect(() => new Stockroom()).toThrow(/no baseUrl/);
+    } finally {
+      process.env = real;
+    }
+    expect((await stockroom.health()).status).toBe('ok');
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('rejects nonsensical per-call numbers as the constructor does, before sending anything', async () => {
+    const server = await peer((_req, res) => json(res, 200, PAGE));
+    const stockroom = client(server.url);
+    for (const options of [
+      { timeoutMs: Number.NaN },
+      { timeoutMs: -1 },
+      { timeoutMs: 0 },
+      { timeoutMs: Number.POSITIVE_INFINITY },
+      { maxRetries: Number.POSITIVE_INFINITY },
+      { maxRetries: -1 },
+      { maxRetries: Number.NaN },
+      { maxRetries: '2' as unknown as number },
+    ]) {
+      const error = await stockroom.inventory.list({}, options).catch((e: unknown) => e);
+      expect(error, inspect(options)).toBeInstanceOf(RangeError);
+      expect((error as Error).message).toContain(Object.keys(options)[0]);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('counts whole retries in a per-call maxRetries, as the constructor does', async () => {
+    const server = await peer((_req, res) => json(res, 503, envelope('SERVICE_UNAVAILABLE', 503)));
+    await client(server.url)
+      .verifyKey({ maxRetries: 1.5 })
+      .catch(() => {});
+    expect(server.requests).toHaveLength(2);
   });
 
   it('rejects nonsensical numbers', () => {

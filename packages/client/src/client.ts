@@ -1,4 +1,6 @@
 import { ApiPromise } from './api-promise.js';
+import { env, isBrowser } from './environment.js';
+import { callLimits, numberOption } from './options.js';
 import { InventoryResource } from './resources/inventory.js';
 import { OrganizationResource } from './resources/organization.js';
 import { DEFAULT_RETRY_POLICY } from './retry.js';
@@ -39,25 +41,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Visible ASCII only: what an HTTP header value can carry unchanged. */
 const HEADER_SAFE_KEY = /^[\x21-\x7e]+$/;
 const DEFAULT_MAX_RETRIES = 2;
-
-function env(name: string): string | undefined {
-  // Read defensively: browsers and edge runtimes have no `process`.
-  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  const value = proc?.env?.[name];
-  return value === '' ? undefined : value;
-}
-
-function isBrowser(): boolean {
-  return typeof window !== 'undefined' && typeof window.document !== 'undefined';
-}
-
-function count(name: string, value: number | undefined, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new RangeError(`${name} must be a finite number ≥ ${min}, got ${String(value)}.`);
-  }
-  return value;
-}
 
 function normalizeBaseUrl(raw: string | undefined): string {
   if (raw === undefined) {
@@ -127,8 +110,12 @@ export class Stockroom {
       );
     }
     this.baseUrl = normalizeBaseUrl(options.baseUrl ?? env('STOCKROOM_BASE_URL'));
-    this.timeoutMs = count('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1);
-    this.maxRetries = Math.floor(count('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES, 0));
+    const limits = callLimits(options, {
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+      maxRetries: DEFAULT_MAX_RETRIES,
+    });
+    this.timeoutMs = limits.timeoutMs;
+    this.maxRetries = limits.maxRetries;
     this.#keyHint = apiKey ? displayPrefix(apiKey) : null;
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
@@ -136,19 +123,19 @@ export class Stockroom {
       timeoutMs: this.timeoutMs,
       maxRetries: this.maxRetries,
       retry: {
-        initialDelayMs: count(
+        initialDelayMs: numberOption(
           'retryDelayMs',
           options.retryDelayMs,
           DEFAULT_RETRY_POLICY.initialDelayMs,
           0,
         ),
-        maxDelayMs: count(
+        maxDelayMs: numberOption(
           'maxRetryDelayMs',
           options.maxRetryDelayMs,
           DEFAULT_RETRY_POLICY.maxDelayMs,
           0,
         ),
-        maxRetryAfterMs: count(
+        maxRetryAfterMs: numberOption(
           'maxRetryAfterMs',
           options.maxRetryAfterMs,
           DEFAULT_RETRY_POLICY.maxRetryAfterMs,
@@ -165,12 +152,16 @@ export class Stockroom {
    * The service's health. Resolves with the report for `ok`, `degraded` and `unavailable`
    * (the API answers the last with 503) and rejects only when no report could be had.
    * Needs no key.
+   *
+   * A report is an answer, 503 included, so it is never retried. What is not a report (a
+   * connection failure, a timeout, a proxy's 502, an INTERNAL_ERROR) is retried like any other
+   * call, up to `maxRetries`: a probe that wants a single attempt passes `{ maxRetries: 0 }`.
    */
   health(options?: RequestOptions): ApiPromise<HealthReport> {
     return new ApiPromise(
       this.#transport.send<HealthReport>(
         { path: '/api/v1/health', resultStatuses: [503] },
-        { maxRetries: 0, ...options },
+        options,
       ),
     );
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  ConnectionError,
   errorFromResponse,
   InvalidRequestError,
   NotFoundError,
@@ -133,5 +134,65 @@ describe('errorFromResponse', () => {
     });
     expect(throttled).toBeInstanceOf(RateLimitError);
     expect((throttled as RateLimitError).retryAfter).toBe(4);
+  });
+});
+
+describe('toJSON', () => {
+  const headers = new Headers({ 'x-request-id': 'req-1', 'retry-after': '7' });
+
+  it('keeps what identifies the failure, message included, and drops headers and cause', () => {
+    const error = new NotFoundError({
+      code: 'ITEM_NOT_FOUND',
+      message: 'No item 0000 in this organization.',
+      status: 404,
+      requestId: 'req-1',
+      docUrl: 'http://docs.test/en/docs/errors#item_not_found',
+      param: 'itemId',
+      headers,
+      cause: new Error('underlying'),
+    });
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      name: 'NotFoundError',
+      message: 'No item 0000 in this organization.',
+      status: 404,
+      code: 'ITEM_NOT_FOUND',
+      requestId: 'req-1',
+      docUrl: 'http://docs.test/en/docs/errors#item_not_found',
+      param: 'itemId',
+    });
+  });
+
+  it('adds retryAfter for rate limits', () => {
+    const error = errorFromResponse({
+      status: 401,
+      headers,
+      body: { error: { code: 'RATE_LIMITED', message: 'Slow down.', requestId: 'req-1' } },
+      retryAfter: 7,
+    });
+    expect(JSON.parse(JSON.stringify({ error }))).toEqual({
+      error: {
+        name: 'RateLimitError',
+        message: 'Slow down.',
+        status: 401,
+        code: 'RATE_LIMITED',
+        requestId: 'req-1',
+        docUrl: null,
+        param: null,
+        retryAfter: 7,
+      },
+    });
+  });
+
+  it('gives nulls where no response arrived', () => {
+    const error = new ConnectionError({ code: 'CONNECTION_ERROR', message: 'refused' });
+    expect(error.toJSON()).toEqual({
+      name: 'ConnectionError',
+      message: 'refused',
+      status: null,
+      code: 'CONNECTION_ERROR',
+      requestId: null,
+      docUrl: null,
+      param: null,
+    });
   });
 });

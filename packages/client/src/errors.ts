@@ -44,6 +44,23 @@ export class StockroomError extends Error {
     this.param = init.param ?? null;
     this.headers = init.headers ?? null;
   }
+
+  /**
+   * What `JSON.stringify` (and so most structured loggers) shows: the fields that identify
+   * the failure. An Error's `message` is not enumerable and would otherwise be lost; `headers`
+   * and `cause` are left out, as a logged object should not carry a whole response.
+   */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      status: this.status,
+      code: this.code,
+      requestId: this.requestId,
+      docUrl: this.docUrl,
+      param: this.param,
+    };
+  }
 }
 
 /** The key is missing, invalid, disabled, expired or out of quota (401). */
@@ -75,6 +92,10 @@ export class RateLimitError extends StockroomError {
   constructor(init: StockroomErrorInit & { retryAfter: number | null }) {
     super(init);
     this.retryAfter = init.retryAfter;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAfter: this.retryAfter };
   }
 }
 

@@ -1,7 +1,9 @@
 import type { WithResponse } from './api-promise.js';
 import { ConnectionError, errorFromResponse, StockroomError, TimeoutError } from './errors.js';
+import { callLimits } from './options.js';
 import { responseInfo } from './response.js';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
+import { redact, redactJson, safeCause } from './secrets.js';
 import type { RequestOptions } from './types.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -29,11 +31,6 @@ interface Answer {
   text: string;
 }
 
-/** Replaces every occurrence of the key, should a server or proxy ever echo it back. */
-function redact(text: string, apiKey: string | undefined): string {
-  return apiKey ? text.split(apiKey).join('[redacted]') : text;
-}
-
 /** setTimeout fires at once for delays past 2^31 − 1 ms; longer waits are capped there. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -55,13 +52,11 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-function describeCause(cause: unknown): string {
+function describeCause(cause: Error & { code?: string }): string {
   // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, …) is its cause.
-  const inner = cause instanceof Error ? cause.cause : undefined;
-  const code =
-    typeof inner === 'object' && inner !== null && 'code' in inner ? String(inner.code) : null;
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return code ? `${message} (${code})` : message;
+  const inner = cause.cause as { code?: string } | undefined;
+  const code = inner?.code ?? cause.code;
+  return code ? `${cause.message} (${code})` : cause.message;
 }
 
 /** Sends GET requests with the key, a per-attempt timeout and retries; parses the answers. */
@@ -82,12 +77,13 @@ export class Transport {
   }
 
   async send<T>(call: Call, options: RequestOptions = {}): Promise<WithResponse<T>> {
-    const maxRetries = options.maxRetries ?? this.#config.maxRetries;
+    // Checked before anything is sent: the call rejects with the RangeError.
+    const { timeoutMs, maxRetries } = callLimits(options, this.#config);
     const url = this.#url(call);
     for (let attempt = 0; ; attempt++) {
       let error: StockroomError;
       try {
-        const answer = await this.#attempt(url, options);
+        const answer = await this.#attempt(url, timeoutMs, options.signal);
         const outcome = this.#read<T>(call, answer, attempt + 1);
         if (!(outcome instanceof StockroomError)) return outcome;
         error = outcome;
@@ -103,7 +99,7 @@ export class Transport {
     }
   }
 
-  async #attempt(url: string, options: RequestOptions): Promise<Answer> {
+  async #attempt(url: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Answer> {
     const fetchImpl = this.#config.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
       throw new TypeError('No fetch implementation: pass one as the `fetch` option.');
@@ -111,9 +107,7 @@ export class Transport {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#config.apiKey) headers.authorization = `Bearer ${this.#config.apiKey}`;
 
-    const timeoutMs = options.timeoutMs ?? this.#config.timeoutMs;
     const controller = new AbortController();
-    const signal = options.signal;
     if (signal?.aborted) throw signal.reason;
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -140,13 +134,15 @@ export class Transport {
           message: `No answer from ${target.origin} within ${timeoutMs} ms (GET ${target.pathname}).`,
         });
       }
+      // Never the raw error: a custom fetch's error may quote the request's headers.
+      const safe = safeCause(cause, this.#config.apiKey);
       throw new ConnectionError({
         code: 'CONNECTION_ERROR',
         message: redact(
-          `Could not reach ${target.origin} (GET ${target.pathname}): ${describeCause(cause)}`,
+          `Could not reach ${target.origin} (GET ${target.pathname}): ${describeCause(safe)}`,
           this.#config.apiKey,
         ),
-        cause,
+        cause: safe,
       });
     } finally {
       clearTimeout(timer);
@@ -159,9 +155,7 @@ export class Transport {
     const { status, headers } = answer;
     let body: unknown;
     try {
-      // Redacted before parsing, so no field of a result or an error can carry the key.
-      const text = redact(answer.text, this.#config.apiKey);
-      body = text === '' ? undefined : JSON.parse(text);
+      body = answer.text === '' ? undefined : JSON.parse(answer.text);
     } catch {
       body = undefined;
     }
@@ -185,7 +179,9 @@ export class Transport {
     return errorFromResponse({
       status,
       headers,
-      body,
+      // Errors get logged: should the server or a proxy ever quote the key in one, it goes.
+      // Results are the caller's data and stay as the server sent them.
+      body: redactJson(body, this.#config.apiKey),
       retryAfter: parseRetryAfter(headers.get('retry-after')),
     });
   }

@@ -16,7 +16,7 @@ import type {
   Stockroom,
   StockroomError,
 } from './index.js';
-import type { ItemQuery, ItemsQuery, ListItemsParams } from './types.js';
+import type { GetItemParams, ItemQuery, ItemsQuery, ListItemsParams } from './types.js';
 
 declare const stockroom: Stockroom;
 
@@ -79,6 +79,42 @@ expectTypeOf(await stockroom.inventory.get('id', { fields: someOf })).toEqualTyp
   name?: string;
   quantity?: number;
 }>();
+
+// An empty selection does not compile: the API answers it with 400.
+// @ts-expect-error fields must name at least one field
+await stockroom.inventory.list({ fields: [] });
+// @ts-expect-error fields must name at least one field
+await stockroom.inventory.get('id', { fields: [] });
+// @ts-expect-error fields must name at least one field
+stockroom.inventory.all({ fields: [] });
+
+// A list declared `as const` narrows like a literal.
+const constFields = ['name', 'sku'] as const;
+expectTypeOf(await stockroom.inventory.list({ fields: constFields })).toEqualTypeOf<
+  ItemPage<{ name: string; sku: string | null }>
+>();
+// A plain `string[]` (the same list without `as const`) is rejected: its names are unchecked.
+const looseFields = ['name', 'sku'];
+// @ts-expect-error string[] is not a list of item fields
+await stockroom.inventory.list({ fields: looseFields });
+
+// Parameters built apart, typed without a type argument, compile; their items may then hold
+// any subset of the fields, since the annotation no longer says which were selected.
+const listParams: ListItemsParams = { fields: ['name'], limit: 5 };
+expectTypeOf(await stockroom.inventory.list(listParams)).toEqualTypeOf<
+  ItemPage<Partial<InventoryItem>>
+>();
+const getParams: GetItemParams = { fields: ['sku'] };
+expectTypeOf(await stockroom.inventory.get('id', getParams)).toEqualTypeOf<
+  Partial<InventoryItem>
+>();
+// @ts-expect-error fields must name at least one field
+const _emptyParams: ListItemsParams<readonly []> = { fields: [] };
+// With the type argument, the selection is kept.
+const typedParams: ListItemsParams<readonly ['_id']> = { fields: ['_id'] };
+expectTypeOf(await stockroom.inventory.list(typedParams)).toEqualTypeOf<
+  ItemPage<{ _id: string }>
+>();
 
 // Unknown fields and statuses do not compile.
 // @ts-expect-error colour is not an item field

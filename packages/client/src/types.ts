@@ -30,39 +30,54 @@ export type ItemsQuery = NonNullable<ItemsOperation['parameters']['query']>;
 export type ItemQuery = ItemOperation['parameters']['query'];
 type ItemsEnvelope = JsonBody<ItemsOperation['responses'][200]>;
 
+/** What `fields` accepts: item field names, or nothing for whole items. */
+export type Fields = readonly ItemField[] | undefined;
+
 /**
  * The item type a `fields` selection yields:
  * - no `fields`: the full item;
- * - a literal list (`['name', 'sku']`): exactly those properties, all present;
- * - a list only known at run time (`ItemField[]`): any subset of its fields, each optional.
+ * - a literal list (`['name', 'sku']`, or a variable declared `as const`): exactly those
+ *   properties, all present;
+ * - a list only known at run time (`ItemField[]`): any subset of its fields, each optional;
+ * - a list that may be absent (`ItemField[] | undefined`, as in a `ListItemsParams` variable):
+ *   any subset of the item, each field optional.
  */
-export type SelectedItem<F extends readonly ItemField[] | undefined> = [F] extends [
-  readonly ItemField[],
-]
+export type SelectedItem<F extends Fields> = [F] extends [readonly ItemField[]]
   ? number extends F['length']
     ? { [K in F[number]]?: InventoryItem[K] }
     : { [K in F[number]]: InventoryItem[K] }
-  : InventoryItem;
+  : [F] extends [undefined]
+    ? InventoryItem
+    : Partial<InventoryItem>;
+
+/**
+ * Makes `fields: []` a type error: the API answers an empty selection with 400. The property
+ * name is the message the compiler shows. Lists of run-time length are checked when called.
+ */
+export type NonEmptyFields<F> = F extends readonly []
+  ? { 'fields must name at least one field': never }
+  : unknown;
 
 /** One page of `inventory.list`: the server's envelope with items narrowed by `fields`. */
 export type ItemPage<T> = Omit<ItemsEnvelope, 'data'> & { data: T[] };
 
-export interface ListItemsParams<F extends readonly ItemField[] | undefined = undefined> {
+export interface ListItemsParams<F extends Fields = Fields> {
   /** Page size, 1–1000 (the server serves larger values as 1000). Default 100. */
   limit?: number;
   /** Case-insensitive substring match on name, description, sku and barcode. */
   search?: string;
   status?: ItemStatus;
-  /** Return only these fields of each item; the result type narrows to match. */
-  fields?: F;
+  /** Return only these fields of each item (at least one); the result type narrows to match. */
+  fields?: F & NonEmptyFields<F>;
   /** `nextCursor` of the previous page. Send the same `search` and `status` with it. */
   cursor?: string;
   /** Legacy override; by default the key's organization is used. */
   organizationId?: string;
 }
 
-export interface GetItemParams<F extends readonly ItemField[] | undefined = undefined> {
-  fields?: F;
+export interface GetItemParams<F extends Fields = Fields> {
+  /** Return only these fields of the item (at least one); the result type narrows to match. */
+  fields?: F & NonEmptyFields<F>;
   /** Legacy override; by default the key's organization is used. */
   organizationId?: string;
 }

@@ -1,5 +1,6 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { resolveWorkers, SQLITE_WORKERS_REFUSAL } from './cluster.js';
+import { resolveWorkers } from './cluster.js';
 import { loadConfig } from './config.js';
 
 const PG = 'postgres://postgres@127.0.0.1:5432/test';
@@ -15,11 +16,13 @@ describe('scale-out settings', () => {
     expect(() => loadConfig({ DATABASE_TIMEOUT_MS: '5s' })).toThrow(/DATABASE_TIMEOUT_MS/);
   });
 
-  it('runs several workers on PostgreSQL only; auto is one per core there and one on SQLite', () => {
+  it('runs N workers on either engine; auto is one per core on both', () => {
     expect(resolveWorkers(loadConfig({ DATABASE_URL: PG, WORKERS: '4' }))).toBe(4);
-    expect(resolveWorkers(loadConfig({ DATABASE_URL: PG, WORKERS: 'auto' }))).toBeGreaterThan(0);
-    expect(resolveWorkers(loadConfig({ WORKERS: 'auto' }))).toBe(1);
+    expect(resolveWorkers(loadConfig({ WORKERS: '4' }))).toBe(4);
+    expect(resolveWorkers(loadConfig({ DATABASE_URL: PG, WORKERS: 'auto' }))).toBe(
+      os.availableParallelism(),
+    );
+    expect(resolveWorkers(loadConfig({ WORKERS: 'auto' }))).toBe(os.availableParallelism());
     expect(resolveWorkers(loadConfig({ WORKERS: '1' }))).toBe(1);
-    expect(() => resolveWorkers(loadConfig({ WORKERS: '2' }))).toThrow(SQLITE_WORKERS_REFUSAL);
   });
 });

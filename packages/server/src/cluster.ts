@@ -2,24 +2,23 @@ import cluster, { type Worker } from 'node:cluster';
 import net from 'node:net';
 import os from 'node:os';
 import type pino from 'pino';
-import { type Config, ConfigError, isPostgresUrl } from './config.js';
+import type { Config } from './config.js';
+import { type DemoSeed, seedDemo } from './demo.js';
+import { answerRateLimits } from './keys/ipc-rate-limit.js';
+import { MemoryRateLimiter } from './keys/rate-limit.js';
 import { openStore } from './store/open.js';
 
 /**
  * `serve --workers N|auto`: N API processes through node:cluster, sharing the ports. Every
- * process is stateless: state lives in PostgreSQL (quotas, keys) and Redis or the database
- * (rate limits), so a request may land on any of them.
+ * process is stateless: state lives in the database (quotas, keys) and in Redis, the database
+ * or, on SQLite without Redis, the primary (rate limits), so a request may land on any of them.
+ * On SQLite the workers share the one database file (WAL: one writer at a time, which the
+ * atomic quota UPDATE needs anyway); the primary holds the serve lock (serve-lock.ts).
  */
 
-export const SQLITE_WORKERS_REFUSAL =
-  'several workers need a shared database and rate-limit store; the embedded SQLite engine serves from one process (use --workers 1, or DATABASE_URL=postgres://… for more)';
-
-/** How many processes to run; `auto` is one per core on PostgreSQL and one on SQLite. */
+/** How many processes to run; `auto` is one per core. */
 export function resolveWorkers(config: Config): number {
-  const postgres = isPostgresUrl(config.databaseUrl);
-  if (config.workers === 'auto') return postgres ? os.availableParallelism() : 1;
-  if (config.workers > 1 && !postgres) throw new ConfigError(SQLITE_WORKERS_REFUSAL);
-  return config.workers;
+  return config.workers === 'auto' ? os.availableParallelism() : config.workers;
 }
 
 const PORTS_ENV = 'STOCKROOM_CLUSTER_PORTS';
@@ -65,29 +64,46 @@ async function freePort(host: string): Promise<number> {
 /** A replacement that cannot start is retried later and later, never in a tight loop. */
 const MAX_RESTART_DELAY_MS = 30_000;
 
+export interface PrimaryOptions {
+  /** Seed the demo organization into an empty embedded database (as a single server does). */
+  demo: boolean;
+  /** Prints the start banner once every worker listens. */
+  banner(urls: { apiUrl: string; docsUrl: string; demo: DemoSeed | null }): string;
+}
+
 /**
  * The primary: migrates once, forks the workers, replaces a worker that dies, and on
  * SIGTERM/SIGINT asks every worker to drain (finish in-flight requests) and exits when all
  * have. A worker that fails before the first start completed aborts the start: that is a
- * configuration problem, not a crash to retry.
+ * configuration problem, not a crash to retry. On SQLite without Redis it also counts the
+ * workers' rate limits (ipc-rate-limit.ts); the counters outlive any one worker.
  */
 export async function runPrimary(
   config: Config,
   count: number,
   logger: pino.Logger,
-  /** Says where the API listens once every worker is ready (`serve --json`); text by default. */
-  announce?: (urls: { apiUrl: string; docsUrl: string }) => void,
+  options: PrimaryOptions,
 ): Promise<void> {
   // Once here rather than racing in N workers (they find nothing left to do).
   const store = await openStore(config.databaseUrl, {
     poolSize: 1,
     timeoutMs: config.databaseTimeoutMs,
   });
+  let demo: DemoSeed | null = null;
   try {
     await store.migrate();
+    if (
+      options.demo &&
+      config.nodeEnv !== 'production' &&
+      store.engine === 'sqlite' &&
+      (await store.countOrganizations()) === 0
+    ) {
+      demo = await seedDemo(store);
+    }
   } finally {
     await store.close();
   }
+  const rateLimits = store.engine === 'sqlite' && !config.redisUrl ? new MemoryRateLimiter() : null;
   const apiPort = config.port === 0 ? await freePort(config.host) : config.port;
   const docsPort = config.docsPort === 0 ? await freePort(config.host) : config.docsPort;
   const env = { [PORTS_ENV]: `${apiPort}:${docsPort}` };
@@ -100,6 +116,7 @@ export async function runPrimary(
 
   const fork = (): Worker => {
     const worker = cluster.fork(env);
+    if (rateLimits) answerRateLimits(worker, rateLimits);
     worker.on('message', (message: unknown) => {
       if (!isReady(message)) return;
       ready.add(worker.id);
@@ -108,11 +125,9 @@ export async function runPrimary(
         logger.info({ workerPid: worker.process.pid }, 'replacement worker ready');
       } else if (ready.size === count) {
         started = true;
-        if (announce) announce(message);
-        else
-          process.stdout.write(
-            `\nStockroom is running with ${count} workers.\n  API:  ${message.apiUrl}/api/v1\n  Docs: ${message.docsUrl}/en/docs/introduction\n\n`,
-          );
+        process.stdout.write(
+          `${options.banner({ apiUrl: message.apiUrl, docsUrl: message.docsUrl, demo })}\n`,
+        );
       }
     });
     return worker;

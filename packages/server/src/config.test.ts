@@ -15,8 +15,13 @@ describe('loadConfig', () => {
       logLevel: 'info',
       nodeEnv: 'development',
       redisUrl: undefined,
+      redisPrefix: 'stockroom:',
     });
     expect(config.databaseUrl).toBe(path.resolve('data/stockroom.db'));
+  });
+
+  it('reads REDIS_PREFIX', () => {
+    expect(loadConfig({ REDIS_PREFIX: 'shop-a:' }).redisPrefix).toBe('shop-a:');
   });
 
   it('lets flags (overrides) beat the environment', () => {
@@ -46,6 +51,8 @@ describe('loadConfig', () => {
     [{ WORKERS: '0' }, /^WORKERS must be/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL must start with/],
+    [{ REDIS_PREFIX: 'my app:' }, /^REDIS_PREFIX must be up to 100 printable ASCII characters/],
+    [{ REDIS_PREFIX: 'app*' }, /^REDIS_PREFIX must be/],
     [{ PUBLIC_DOCS_URL: 'docs.example' }, /^PUBLIC_DOCS_URL must be an absolute/],
   ])('names the variable of a bad setting: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);

@@ -12,6 +12,11 @@ export interface Config {
    */
   databaseTimeoutMs: number;
   redisUrl: string | undefined;
+  /**
+   * Prefix of every key Stockroom writes to Redis (REDIS_PREFIX): several deployments (or test
+   * runs) can share one Redis without counting each other's requests.
+   */
+  redisPrefix: string;
   port: number;
   docsPort: number;
   host: string;
@@ -32,6 +37,7 @@ export class ConfigError extends Error {
 export type Env = Record<string, string | undefined>;
 
 export const DEFAULT_DATABASE_URL = './data/stockroom.db';
+export const DEFAULT_REDIS_PREFIX = 'stockroom:';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function port(name: string, raw: string | undefined, fallback: number): number {
@@ -117,6 +123,17 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`);
   }
+  const redisPrefix = merged.REDIS_PREFIX || DEFAULT_REDIS_PREFIX;
+  // Keys are matched by prefix (SCAN MATCH) to clean up: glob characters would match others'.
+  if (
+    redisPrefix.length > 100 ||
+    !/^[\x21-\x7e]+$/.test(redisPrefix) ||
+    /[*?[\]\\]/.test(redisPrefix)
+  ) {
+    throw new ConfigError(
+      `REDIS_PREFIX must be up to 100 printable ASCII characters without spaces or * ? [ ] \\, got "${redisPrefix}"`,
+    );
+  }
   const apiPort = port('PORT', merged.PORT, 3000);
   const docsPort = port('DOCS_PORT', merged.DOCS_PORT, 3001);
   // Both hosts bind HOST: one port for both would start the API and then fail on the docs.
@@ -135,6 +152,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
       600_000,
     ),
     redisUrl,
+    redisPrefix,
     port: apiPort,
     docsPort,
     host: merged.HOST || '127.0.0.1',

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
 import type { RateLimiter } from './keys/rate-limit.js';
 import { createRateLimiter } from './keys/rate-limiters.js';
 import { KeyUsageRecorder } from './keys/usage.js';
@@ -16,11 +17,19 @@ export interface Services {
   usage: KeyUsageRecorder;
   /** Resolved public docs URL (used in error `docUrl`s). */
   publicDocsUrl: string;
+  /**
+   * Resolved public API URL: PUBLIC_API_URL, or the address this process actually listens on
+   * (the OpenAPI document's server).
+   */
+  publicApiUrl: string;
   close(): Promise<void>;
 }
 
 export interface ServiceOptions {
   publicDocsUrl: string;
+  publicApiUrl: string;
+  /** In a cluster worker: the primary's channel (rate limits on SQLite, rate-limiters.ts). */
+  primary?: IpcEndpoint;
   logger?: FastifyBaseLogger;
   /** How long key lookups are cached; must stay under one second. */
   keyCacheTtlMs?: number;
@@ -31,10 +40,15 @@ export async function createServices(config: Config, options: ServiceOptions): P
     poolSize: config.databasePoolSize,
     timeoutMs: config.databaseTimeoutMs,
   });
-  const rateLimiter = await createRateLimiter(config, store, {
-    warn: (object, message) => options.logger?.warn(object, message),
-    info: (object, message) => options.logger?.info(object, message),
-  });
+  const rateLimiter = await createRateLimiter(
+    config,
+    store,
+    {
+      warn: (object, message) => options.logger?.warn(object, message),
+      info: (object, message) => options.logger?.info(object, message),
+    },
+    options.primary ? { primary: options.primary } : {},
+  );
   const usage = new KeyUsageRecorder(store, 5_000, (error) =>
     options.logger?.warn({ err: error }, 'could not record key usage'),
   );
@@ -45,6 +59,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     rateLimiter,
     usage,
     publicDocsUrl: options.publicDocsUrl,
+    publicApiUrl: options.publicApiUrl,
     async close() {
       await usage.close();
       await rateLimiter.close();

@@ -1,5 +1,33 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isId, newId } from './ids.js';
+import { isId, newId, newIdAfter } from './ids.js';
+
+describe('ids', () => {
+  it('sort in creation order within a process', () => {
+    const ids = Array.from({ length: 1000 }, () => newId());
+    expect(ids.every(isId)).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('newIdAfter outruns an id another process made in the same second, or ahead of our clock', () => {
+    const now = Date.now();
+    const seconds = Math.floor(now / 1000)
+      .toString(16)
+      .padStart(8, '0');
+    // Another process's id of this very second, its random bytes sorting above anyone's.
+    const sameSecond = `${seconds}ffffffffff000001`;
+    const after = newIdAfter(sameSecond, now);
+    expect(isId(after)).toBe(true);
+    expect(after > sameSecond).toBe(true);
+    // A writer whose clock was an hour ahead.
+    const ahead = `${(Math.floor(now / 1000) + 3600).toString(16).padStart(8, '0')}0000000000000001`;
+    const later = newIdAfter(ahead, now);
+    expect(later > ahead).toBe(true);
+    expect(Number.parseInt(later.slice(0, 8), 16)).toBe(Math.floor(now / 1000) + 3601);
+    // And ids keep sorting in creation order after it.
+    expect(newId(now) > later).toBe(true);
+    expect(newIdAfter(null, now) > later).toBe(true);
+  });
+});
 
 /** The three parts of an id (DECISIONS.md): seconds, per-process random, counter. */
 function parts(id: string) {
@@ -10,70 +38,84 @@ function parts(id: string) {
   };
 }
 
+/** The ids module as a new process loads it: its own random bytes, counter and clock floor. */
+async function freshProcess(): Promise<typeof import('./ids.js')> {
+  vi.resetModules();
+  return import('./ids.js');
+}
+
 afterEach(() => {
   vi.doUnmock('node:crypto');
   vi.resetModules();
 });
 
-describe('newId', () => {
-  it('is 24 lowercase hex characters', () => {
-    const id = newId();
+describe('the ObjectId layout of ids', () => {
+  it('is 24 lowercase hex characters', async () => {
+    const ids = await freshProcess();
+    const id = ids.newId();
     expect(id).toMatch(/^[0-9a-f]{24}$/);
-    expect(isId(id)).toBe(true);
-    expect(isId(id.toUpperCase())).toBe(false);
+    expect(ids.isId(id)).toBe(true);
+    expect(ids.isId(id.toUpperCase())).toBe(false);
   });
 
-  it('starts with the creation time in seconds (4 bytes, big-endian)', () => {
-    // Later than any id made so far in this process, so the clock-step guard does not apply.
-    const now = Date.now() + 3_600_000 + 789;
-    expect(parts(newId(now)).seconds).toBe(Math.floor(now / 1000));
-    expect(newId(now).slice(0, 8)).toBe(
+  it('starts with the creation time in seconds (4 bytes, big-endian)', async () => {
+    const ids = await freshProcess();
+    const now = Date.now() + 789;
+    expect(parts(ids.newId(now)).seconds).toBe(Math.floor(now / 1000));
+    expect(ids.newId(now).slice(0, 8)).toBe(
       Math.floor(now / 1000)
         .toString(16)
         .padStart(8, '0'),
     );
   });
 
-  it('carries 5 random bytes fixed for the process, whatever the time', () => {
-    const a = parts(newId(Date.now() + 7_200_000));
-    const b = parts(newId(Date.now() + 9_000_000));
+  it('carries 5 random bytes fixed for the process, whatever the time', async () => {
+    const ids = await freshProcess();
+    const a = parts(ids.newId(Date.now()));
+    const b = parts(ids.newId(Date.now() + 7_200_000));
     expect(b.seconds).toBeGreaterThan(a.seconds);
     expect(b.random).toBe(a.random);
   });
 
-  it('gives another process (a fresh module) other random bytes', async () => {
-    vi.resetModules();
-    const other = await import('./ids.js');
-    expect(parts(other.newId()).random).not.toBe(parts(newId()).random);
+  it('gives another process other random bytes', async () => {
+    const one = parts((await freshProcess()).newId()).random;
+    const other = parts((await freshProcess()).newId()).random;
+    expect(other).not.toBe(one);
   });
 
-  it('ends with a 3-byte counter that goes up by one per id', () => {
-    const now = Date.now() + 10_000_000;
-    const ids = Array.from({ length: 5 }, () => parts(newId(now)));
-    for (let i = 1; i < ids.length; i++) {
-      expect(ids[i]?.counter).toBe(((ids[i - 1]?.counter as number) + 1) % 0x1000000);
-      expect(ids[i]?.seconds).toBe(ids[0]?.seconds);
+  it('ends with a 3-byte counter that goes up by one per id', async () => {
+    const ids = await freshProcess();
+    const now = Date.now();
+    const made = Array.from({ length: 5 }, () => parts(ids.newId(now)));
+    for (let i = 1; i < made.length; i++) {
+      expect(made[i]?.counter).toBe(((made[i - 1]?.counter as number) + 1) % 0x1000000);
+      expect(made[i]?.seconds).toBe(made[0]?.seconds);
     }
   });
 
-  it('sorts in creation order, even when the clock steps back', () => {
-    const now = Date.now() + 20_000_000;
-    const made = [newId(now), newId(now - 5000), newId(now - 60_000), newId(now + 1000)];
+  it('sorts in creation order, even when the clock steps back', async () => {
+    const ids = await freshProcess();
+    const now = Date.now();
+    const made = [
+      ids.newId(now),
+      ids.newId(now - 5000),
+      ids.newId(now - 60_000),
+      ids.newId(now + 1000),
+    ];
     expect([...made].sort()).toEqual(made);
   });
 
   it('moves on a second when the counter wraps, so order still holds', async () => {
-    vi.resetModules();
     // A process whose counter starts one short of the top: its second id wraps to 0.
     vi.doMock('node:crypto', async (original) => ({
       ...(await original<typeof import('node:crypto')>()),
       randomBytes: (size: number) =>
         Buffer.from(size === 3 ? [0xff, 0xff, 0xfe] : [0x12, 0x34, 0x56, 0x78, 0x9a]),
     }));
-    const fresh = await import('./ids.js');
+    const ids = await freshProcess();
     const now = Date.now();
-    const first = fresh.newId(now);
-    const second = fresh.newId(now);
+    const first = ids.newId(now);
+    const second = ids.newId(now);
     expect(parts(first)).toEqual({
       seconds: Math.floor(now / 1000),
       random: '123456789a',

@@ -25,3 +25,21 @@ export function newId(now = Date.now()): string {
 export function isId(value: string): boolean {
   return ID_PATTERN.test(value);
 }
+
+/**
+ * A new id greater than `floor` (null: any). Ids of one process sort in creation order, but
+ * another process may have made `floor` in the same second with random bytes that sort
+ * higher, or with a clock ahead of ours: the id then takes the second after the floor's, so
+ * the ids of one organization's items still sort in the order the rows were written (the
+ * SQLite search relies on it: item-search.ts). The timestamp is then ahead of the real time
+ * by at most that gap; createdAt is stored apart and stays exact.
+ */
+export function newIdAfter(floor: string | null, now = Date.now()): string {
+  const id = newId(now);
+  if (floor === null || id > floor) return id;
+  const floorSeconds = Number.parseInt(floor.slice(0, 8), 16);
+  // (An id of the last second of 2106 has no successor that fits: left as it is.)
+  if (floorSeconds >= 0xffffffff) return id;
+  lastSeconds = Math.max(lastSeconds, floorSeconds + 1);
+  return newId(now);
+}

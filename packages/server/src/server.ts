@@ -5,10 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createApiApp } from './api/app.js';
 import { reportReady, resolveWorkers, runPrimary, workerConfig } from './cluster.js';
-import type { Config } from './config.js';
+import { type Config, isPostgresUrl } from './config.js';
 import { createServices, type Services } from './context.js';
 import { type DemoSeed, seedDemo } from './demo.js';
 import { createDocsApp } from './docs/app.js';
+import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
+import { acquireServeLock, type ServeLock } from './serve-lock.js';
 
 export const DOCS_DIR = fileURLToPath(new URL('../../../docs', import.meta.url));
 
@@ -29,6 +31,10 @@ export interface StartOptions {
   logger?: pino.Logger | false;
   keyCacheTtlMs?: number;
   docsDir?: string;
+  /** In a cluster worker: the primary's channel (rate limits on SQLite without Redis). */
+  primary?: IpcEndpoint;
+  /** How a port given as 0 is chosen (tests stand in a port that is taken meanwhile). */
+  choosePort?: (host: string) => Promise<number>;
 }
 
 /** Port 0 means "any free port"; resolve it first so both hosts know each other's URL. */
@@ -77,18 +83,50 @@ function shouldSeed(config: Config, services: Services, requested: boolean): Pro
   return services.store.countOrganizations().then((count) => count === 0);
 }
 
+/** Attempts at binding ports chosen for `0` before giving up. */
+const PORT_ATTEMPTS = 5;
+
+/**
+ * Starts the API and docs hosts. A port given as 0 is chosen free just before it is bound
+ * (both hosts must know each other's URL first), so another process may take it in between:
+ * that start is undone and retried with other ports. A port given explicitly is never retried.
+ */
 export async function startServer(
   config: Config,
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const apiPort = config.port === 0 ? await freePort(config.host) : config.port;
-  const docsPort = config.docsPort === 0 ? await freePort(config.host) : config.docsPort;
+  // The demo is seeded once, whichever attempt binds.
+  const seeded: { demo?: DemoSeed | null } = {};
+  const choose = options.choosePort ?? freePort;
+  for (let attempt = 1; ; attempt++) {
+    const apiPort = config.port === 0 ? await choose(config.host) : config.port;
+    const docsPort = config.docsPort === 0 ? await choose(config.host) : config.docsPort;
+    try {
+      return await startOnce(config, options, apiPort, docsPort, seeded);
+    } catch (error) {
+      const { code, port } = error as { code?: string; port?: number };
+      const chosen =
+        (config.port === 0 && port === apiPort) || (config.docsPort === 0 && port === docsPort);
+      if (code !== 'EADDRINUSE' || !chosen || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnce(
+  config: Config,
+  options: StartOptions,
+  apiPort: number,
+  docsPort: number,
+  seeded: { demo?: DemoSeed | null },
+): Promise<RunningServer> {
   const apiUrl = config.publicApiUrl ?? `http://${urlHost(config.host)}:${apiPort}`;
   const docsUrl = config.publicDocsUrl ?? `http://${urlHost(config.host)}:${docsPort}`;
   const logger = options.logger === undefined ? false : options.logger;
 
   const services = await createServices(config, {
     publicDocsUrl: docsUrl,
+    publicApiUrl: apiUrl,
+    ...(options.primary ? { primary: options.primary } : {}),
     ...(logger ? { logger } : {}),
     ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
   });
@@ -97,9 +135,10 @@ export async function startServer(
   const apps: FastifyInstance[] = [];
   try {
     await services.store.migrate();
-    const demo = (await shouldSeed(config, services, options.demo ?? false))
+    seeded.demo ??= (await shouldSeed(config, services, options.demo ?? false))
       ? await seedDemo(services.store)
       : null;
+    const demo = seeded.demo;
     const api = await createApiApp(services, { logger: logger || false });
     apps.push(api);
     const docs = await createDocsApp({
@@ -107,7 +146,8 @@ export async function startServer(
       publicDocsUrl: docsUrl,
       publicApiUrl: apiUrl,
       openapi: () => api.swagger(),
-      logger: false,
+      // The same process logger; `app` tells its lines from the API's (both log `request`).
+      logger: logger ? logger.child({ app: 'docs' }) : false,
     });
     apps.push(docs);
     // close() closes the connections idle at that moment. One serving a request in flight
@@ -146,10 +186,13 @@ export async function startServer(
   }
 }
 
-function banner(server: RunningServer): string {
+function banner(
+  server: { apiUrl: string; docsUrl: string; demo: DemoSeed | null },
+  workers = 1,
+): string {
   const lines = [
     '',
-    'Stockroom is running.',
+    workers > 1 ? `Stockroom is running with ${workers} workers.` : 'Stockroom is running.',
     `  API:  ${server.apiUrl}/api/v1`,
     `  Docs: ${server.docsUrl}/en/docs/introduction  (llms.txt: ${server.docsUrl}/llms.txt)`,
     '',
@@ -191,11 +234,16 @@ export function readyJson(
   };
 }
 
+/** The serve lock of this process (SQLite), held until it exits. */
+export let heldServeLock: ServeLock | null = null;
+
 /**
  * `stockroom serve`: runs until SIGTERM/SIGINT, then drains and exits 0. With several workers
- * (PostgreSQL only) this process becomes the cluster primary and each worker runs this again.
- * With `json`, stdout carries exactly one JSON object (`readyJson`) once listening, and the logs
- * go to stderr.
+ * this process becomes the cluster primary and each worker runs this again. On SQLite the
+ * serving process (the primary, with workers) first takes the database's serve lock, held
+ * until it exits: a second `serve` on the same file is refused (serve-lock.ts). With `json`,
+ * stdout carries exactly one JSON object (`readyJson`) once listening, and the logs go to
+ * stderr.
  */
 export async function serve(
   config: Config,
@@ -203,21 +251,27 @@ export async function serve(
 ): Promise<void> {
   const json = options.json === true;
   const workers = resolveWorkers(config);
+  // With --json, stdout carries only the ready object: the logs go to stderr.
   const logger = createLogger(config, json ? 2 : 1);
+  if (
+    cluster.isPrimary &&
+    !isPostgresUrl(config.databaseUrl) &&
+    config.databaseUrl !== ':memory:'
+  ) {
+    // Released by the operating system when this process exits, however it exits. Kept
+    // referenced: a collected connection would be closed, and its lock with it.
+    heldServeLock = acquireServeLock(config.databaseUrl);
+  }
   if (workers > 1 && cluster.isPrimary) {
-    return runPrimary(
-      config,
-      workers,
-      logger,
-      json
-        ? (urls) => process.stdout.write(`${JSON.stringify(readyJson(urls, null))}\n`)
-        : undefined,
-    );
+    return runPrimary(config, workers, logger, {
+      demo: options.demo,
+      banner: (urls) => (json ? JSON.stringify(readyJson(urls, urls.demo)) : banner(urls, workers)),
+    });
   }
   if (cluster.isWorker) {
     let server: RunningServer;
     try {
-      server = await startServer(workerConfig(config), { demo: false, logger });
+      server = await startServer(workerConfig(config), { demo: false, logger, primary: process });
     } catch (error) {
       // The primary sees the exit and decides (abort the start, or retry later).
       process.stderr.write(`stockroom: worker could not start: ${(error as Error).message}\n`);

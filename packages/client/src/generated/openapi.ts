@@ -284,7 +284,7 @@ export interface paths {
                             organizationId: string;
                             /** @description Number of items in `data`. */
                             count: number;
-                            /** @description Pass as `cursor` for the next page; null on the last page. A search page may hold fewer than `limit` items (even none) and still have a next page: one request examines a bounded number of items, so follow `nextCursor` until it is null. */
+                            /** @description Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null. */
                             nextCursor: string | null;
                         };
                     };

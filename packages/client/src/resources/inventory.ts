@@ -1,15 +1,25 @@
 import { ApiPromise } from '../api-promise.js';
 import type { Transport } from '../transport.js';
 import type {
+  Fields,
   GetItemParams,
-  ItemField,
   ItemPage,
   ListItemsParams,
   RequestOptions,
   SelectedItem,
 } from '../types.js';
 
-type Fields = readonly ItemField[] | undefined;
+/**
+ * The types reject `fields: []`, but a list built at run time can still be empty, and the API
+ * would answer 400 with a message about the query string: say what to do instead.
+ */
+function emptyFields(fields: unknown): TypeError | null {
+  return Array.isArray(fields) && fields.length === 0
+    ? new TypeError(
+        'Stockroom: fields must name at least one field. Leave fields out to get whole items.',
+      )
+    : null;
+}
 
 export class InventoryResource {
   readonly #transport: Transport;
@@ -28,6 +38,8 @@ export class InventoryResource {
   ): ApiPromise<ItemPage<SelectedItem<F>>> {
     // Only the parameters the API knows are sent: a stray property would be a 400.
     const { limit, search, status, fields, cursor, organizationId } = params;
+    const invalid = emptyFields(fields);
+    if (invalid) return new ApiPromise(Promise.reject(invalid));
     return new ApiPromise(
       this.#transport.send<ItemPage<SelectedItem<F>>>(
         {
@@ -45,6 +57,8 @@ export class InventoryResource {
     params: GetItemParams<F> = {},
     options?: RequestOptions,
   ): ApiPromise<SelectedItem<F>> {
+    const invalid = emptyFields(params.fields);
+    if (invalid) return new ApiPromise(Promise.reject(invalid));
     const sent = this.#transport.send<{ data: SelectedItem<F> }>(
       {
         path: '/api/v1/inventory/item',
@@ -57,9 +71,10 @@ export class InventoryResource {
 
   /**
    * Every item matching the filters, fetched page by page (`limit` is the page size) as the loop
-   * asks for them. Breaking out of the loop stops fetching. It follows `nextCursor` to the end
-   * rather than stopping at a short page: a search page may hold fewer than `limit` items, even
-   * none, and still have a next one.
+   * asks for them. Breaking out of the loop stops fetching; aborting `options.signal` makes the
+   * next step throw the signal's reason, even within a page already fetched. It follows
+   * `nextCursor` to the end rather than stopping at a short page: a search page may hold fewer
+   * than `limit` items, even none, and still have a next one.
    */
   async *all<const F extends Fields = undefined>(
     params: ListItemsParams<F> = {},
@@ -68,7 +83,12 @@ export class InventoryResource {
     let cursor = params.cursor;
     do {
       const page: ItemPage<SelectedItem<F>> = await this.list({ ...params, cursor }, options);
-      yield* page.data;
+      for (const item of page.data) {
+        // A page arrives whole: an abort while the loop works through it must still stop the
+        // walk at once, not after the items already fetched.
+        options?.signal?.throwIfAborted();
+        yield item;
+      }
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
   }

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 
 /**
  * A real HTTP server for the client's own tests, answering what each test scripts: 503s, rate
@@ -72,4 +72,28 @@ export async function deadUrl(): Promise<string> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * A TCP server that reads each request and hangs up without answering: a request that reached
+ * the network and got no response. `connections` counts the attempts as the network saw them.
+ */
+export async function startHangUp(): Promise<{
+  url: string;
+  connections: () => number;
+  close(): Promise<void>;
+}> {
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections += 1;
+    // After the request, not on accept: undici stalls on a socket closed before it writes.
+    socket.once('data', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => connections,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

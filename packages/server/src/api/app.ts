@@ -12,6 +12,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import { RateLimiterUnavailableError } from '../keys/rate-limit.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { VERSION } from '../version.js';
 import { authenticate, authorize, WWW_AUTHENTICATE } from './auth.js';
@@ -213,7 +214,9 @@ export async function createApiApp(
         description:
           'Read access to an organization’s inventory for external integrations. Authenticate with an organization or user API key in `x-api-key` or `Authorization: Bearer`.',
       },
-      servers: [{ url: services.config.publicApiUrl ?? 'http://127.0.0.1:3000' }],
+      // The URL this process serves (PUBLIC_API_URL, or the port it actually bound), so that
+      // clients generated from the document call this server rather than a default.
+      servers: [{ url: services.publicApiUrl }],
       components: {
         securitySchemes: {
           ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
@@ -291,8 +294,13 @@ export async function createApiApp(
 
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
     if (error instanceof ApiError) return sendError(services, request, reply, error);
-    if (error instanceof StoreUnavailableError) {
-      request.log.warn({ err: error }, 'database unavailable');
+    if (error instanceof StoreUnavailableError || error instanceof RateLimiterUnavailableError) {
+      request.log.warn(
+        { err: error },
+        error instanceof StoreUnavailableError
+          ? 'database unavailable'
+          : 'rate limiter unavailable',
+      );
       return sendError(
         services,
         request,

@@ -152,18 +152,20 @@ export function authenticate(services: Services) {
     }
     const policy = record.rateLimit;
     if (!policy) return undefined;
-    return services.rateLimiter.hit(record.id, policy, now).then((result) => {
-      reply.header('x-ratelimit-limit', String(result.limit));
-      reply.header('x-ratelimit-remaining', String(result.remaining));
-      reply.header('x-ratelimit-reset', String(result.reset));
-      if (!result.allowed) {
-        throw new ApiError(
-          'RATE_LIMITED',
-          `Rate limit of ${result.limit} requests per ${policy.windowSeconds} s reached. Retry after ${result.retryAfter} s.`,
-          { headers: { 'retry-after': String(result.retryAfter) } },
-        );
-      }
-    });
+    return services.rateLimiter
+      .hit(record.organizationId, record.id, policy, now)
+      .then((result) => {
+        reply.header('x-ratelimit-limit', String(result.limit));
+        reply.header('x-ratelimit-remaining', String(result.remaining));
+        reply.header('x-ratelimit-reset', String(result.reset));
+        if (!result.allowed) {
+          throw new ApiError(
+            'RATE_LIMITED',
+            `Rate limit of ${result.limit} requests per ${policy.windowSeconds} s reached. Retry after ${result.retryAfter} s.`,
+            { headers: { 'retry-after': String(result.retryAfter) } },
+          );
+        }
+      });
   }
 
   function identify(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {

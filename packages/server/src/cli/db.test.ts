@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { issueKey } from '../keys/issue.js';
@@ -5,7 +6,7 @@ import { startServer } from '../server.js';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Item, Store } from '../store/types.js';
 import { type CliSandbox, createCliSandbox } from '../testing/cli-harness.js';
-import { createTestSchema, holdLocks, type TestSchema } from '../testing/postgres.js';
+import { createTestSchema, execInSchema, holdLocks, type TestSchema } from '../testing/postgres.js';
 import { announceSkip, postgresUnavailable } from '../testing/services.js';
 
 /**
@@ -127,6 +128,7 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
     expect(run.status).toBe(0);
     expect(run.json).toMatchObject({
       copied: { organizations: 2, users: 2, memberships: 2, apiKeys: 3, items: 2348 },
+      deleted: { organizations: 0, users: 0, memberships: 0, apiKeys: 0, items: 0 },
       verified: true,
     });
 
@@ -226,5 +228,110 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       await store.close();
       await foreign.drop();
     }
+  });
+  it('refuses a target that holds a copy of another embedded database', async () => {
+    const other = createCliSandbox();
+    try {
+      const store = other.store();
+      await store.migrate();
+      await store.createOrganization({ name: 'Another', slug: 'another', features: [] });
+      // The target holds the copy of the first source made above: not this one's.
+      const run = await other.run(['db', 'copy', '--to', schema.url, '--json']);
+      expect(run.status).toBe(1);
+      expect(run.json.error.message).toMatch(/holds a copy of another database/);
+      expect(await target.countOrganizations()).toBe(2);
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it('fails (exit 1) naming the table and both counts when the target does not verify', async () => {
+    const corrupt = await createTestSchema();
+    const store = new PostgresStore(corrupt.url);
+    try {
+      await store.migrate();
+      // A trigger that adds one item of its own to the first batch of items written: the
+      // copy itself succeeds, and only the count check can notice.
+      await execInSchema(
+        corrupt.url,
+        `CREATE FUNCTION add_stray_item() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN
+           IF pg_trigger_depth() = 1 THEN
+             INSERT INTO items (organization_id, id, name, status, quantity, search_text, created_at, updated_at)
+             SELECT organization_id, 'ffffffffffffffffffffffff', 'stray', 'Draft', 0, 'stray', 0, 0
+             FROM items LIMIT 1 ON CONFLICT DO NOTHING;
+           END IF;
+           RETURN NULL;
+         END $$;
+         CREATE TRIGGER stray AFTER INSERT ON items FOR EACH STATEMENT EXECUTE FUNCTION add_stray_item();`,
+      );
+      const run = await sandbox.run(['db', 'copy', '--to', corrupt.url, '--json']);
+      expect(run.status).toBe(1);
+      expect(run.json.error).toEqual({
+        code: 'DATABASE_ERROR',
+        message: 'verification failed: items has 2349 rows in the target and 2348 in the source',
+      });
+      expect(run.stderr).toBe(
+        'stockroom: verification failed: items has 2349 rows in the target and 2348 in the source\n',
+      );
+      // Without the trigger, a rerun deletes the stray row and verifies.
+      await execInSchema(corrupt.url, 'DROP TRIGGER stray ON items');
+      const rerun = await sandbox.run(['db', 'copy', '--to', corrupt.url, '--json']);
+      expect(rerun.status).toBe(0);
+      expect(rerun.json.deleted.items).toBe(1);
+      expect(rerun.json.verified).toBe(true);
+    } finally {
+      await store.close();
+      await corrupt.drop();
+    }
+  });
+
+  it('a rerun after the source changed deletes what the source no longer has, and verifies', async () => {
+    const [acme, other] = orgIds as [string, string];
+    const items = await allItems(source, acme);
+    const gone = items[1] as Item;
+    expect(await source.deleteItem(acme, { id: gone.id })).toBe(true);
+    const [ada] = await source.listMembers(acme);
+    expect(await source.removeMember(acme, (ada as { id: string }).id)).toBe(true);
+    // The store has no way to delete an organization, a user or a key; a restored backup
+    // or a hand edit might: the other organization goes, with its member, key and item.
+    const raw = new Database(sandbox.dbPath);
+    try {
+      raw.exec(`
+        DELETE FROM items WHERE organization_id = '${other}';
+        DELETE FROM api_keys WHERE organization_id = '${other}';
+        DELETE FROM memberships WHERE organization_id = '${other}';
+        DELETE FROM users WHERE email_normalized = 'bob@example.test';
+        DELETE FROM organizations WHERE id = '${other}';
+      `);
+    } finally {
+      raw.close();
+    }
+
+    const run = await sandbox.run(['db', 'copy', '--to', schema.url, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.json).toMatchObject({
+      copied: { organizations: 1, users: 1, memberships: 0, apiKeys: 2, items: 2346 },
+      deleted: { organizations: 1, users: 1, memberships: 2, apiKeys: 1, items: 2 },
+      verified: true,
+    });
+    expect(await target.listOrganizations()).toEqual(await source.listOrganizations());
+    expect(await target.listMembers(acme)).toEqual([]);
+    expect(await target.listApiKeys(acme)).toEqual(await source.listApiKeys(acme));
+    expect(await allItems(target, acme)).toEqual(await allItems(source, acme));
+    expect(await target.getItem(acme, gone.id)).toBeNull();
+    expect(await target.findUser('bob@example.test')).toBeNull();
+
+    // Converged: one more run deletes nothing.
+    const again = await sandbox.run(['db', 'copy', '--to', schema.url, '--json']);
+    expect(again.status).toBe(0);
+    expect(again.json.deleted).toEqual({
+      organizations: 0,
+      users: 0,
+      memberships: 0,
+      apiKeys: 0,
+      items: 0,
+    });
   });
 });

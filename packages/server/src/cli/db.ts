@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
 import { isPostgresUrl, loadConfig } from '../config.js';
-import { type CopyCounts, CopyError, copySqliteToPostgres } from '../store/postgres/copy.js';
+import {
+  type CopyCounts,
+  CopyError,
+  type CopyResult,
+  copySqliteToPostgres,
+} from '../store/postgres/copy.js';
 import { contextOf } from './context.js';
 import { CliError, usageError } from './errors.js';
 
@@ -51,9 +56,11 @@ export function registerDb(program: Command): void {
       `
 Copies organizations, users, memberships and API keys (hashes, quotas left, state) and items
 (ids, timestamps, customFields as stored). The target is migrated first and must be empty, or
-hold only an earlier, interrupted copy of the same source: every batch is an upsert, so a copy
-that failed is simply run again. Stop the server (or accept that writes made during the copy are
-not copied), then point DATABASE_URL at PostgreSQL. Rate-limit counters are not copied.`,
+hold an earlier copy of the same source: every batch is an upsert, so a copy that failed is
+simply run again, and a rerun brings the target up to date, deleting from it the rows the source
+no longer has (and any made directly in the target since: do not rerun once PostgreSQL serves).
+Stop the server (or accept that writes made during the copy are not copied), then point
+DATABASE_URL at PostgreSQL. Rate-limit counters are not copied.`,
     )
     .action(async (opts: { to: string; batchSize?: number }, command: Command) => {
       const context = contextOf(command);
@@ -67,9 +74,9 @@ not copied), then point DATABASE_URL at PostgreSQL. Rate-limit counters are not 
       }
       const { databaseTimeoutMs } = loadConfig(process.env);
       const progress = process.stderr.isTTY === true && !context.out.json;
-      let counts: CopyCounts;
+      let result: CopyResult;
       try {
-        counts = await copySqliteToPostgres(context.databaseUrl, opts.to, {
+        result = await copySqliteToPostgres(context.databaseUrl, opts.to, {
           timeoutMs: databaseTimeoutMs,
           ...(opts.batchSize === undefined ? {} : { batchSize: opts.batchSize }),
           ...(progress
@@ -86,9 +93,13 @@ not copied), then point DATABASE_URL at PostgreSQL. Rate-limit counters are not 
         throw error;
       }
       const target = redactUrl(opts.to);
+      const { copied, deleted } = result;
+      const removed = Object.values(deleted).some((n) => n > 0)
+        ? ` Deleted from the target what the source no longer has: ${summary(deleted)}.`
+        : '';
       context.out.success(
-        { source: context.databaseUrl, target, copied: counts, verified: true },
-        `Copied ${context.databaseUrl} into ${target}: ${summary(counts)} (counts verified).\nNext: set DATABASE_URL to that URL and run \`npx stockroom serve\`.`,
+        { source: context.databaseUrl, target, copied, deleted, verified: true },
+        `Copied ${context.databaseUrl} into ${target}: ${summary(copied)} (counts verified).${removed}\nNext: set DATABASE_URL to that URL and run \`npx stockroom serve\`.`,
       );
     });
 }

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { ImportFileError } from '../items/errors.js';
+import { ServeLockError } from '../serve-lock.js';
 import { StoreConflictError, StoreUnavailableError } from '../store/types.js';
 
 /**
@@ -20,6 +21,7 @@ export type CliErrorCode =
   | 'IMPORT_ROWS_FAILED'
   | 'INVALID_CONFIG'
   | 'DATABASE_ERROR'
+  | 'ALREADY_SERVING'
   | 'INTERNAL_ERROR';
 
 export class CliError extends Error {
@@ -59,6 +61,7 @@ export function toCliError(error: unknown): CliError {
   if (error instanceof StoreConflictError) return new CliError('CONFLICT', error.message);
   if (error instanceof StoreUnavailableError) return new CliError('DATABASE_ERROR', error.message);
   if (error instanceof ConfigError) return new CliError('INVALID_CONFIG', error.message);
+  if (error instanceof ServeLockError) return new CliError('ALREADY_SERVING', error.message);
   const message = error instanceof Error ? error.message : String(error);
   // better-sqlite3 errors carry SQLITE_* codes: a database problem, not a bug of ours.
   const code = (error as { code?: unknown } | null)?.code;

@@ -235,6 +235,65 @@ describe('stockroom serve', () => {
     expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
 
+  it('runs --workers 2 on a fresh SQLite file: seeds the demo once, prints its key, serves it', async () => {
+    const db = path.join(sandbox.dir, 'cluster.db');
+    const started = await start(['--port', '0', '--docs-port', '0', '--workers', '2'], {
+      DATABASE_URL: db,
+    });
+    // Printed once every worker listens: wait for the whole of it.
+    const banner = await new Promise<string>((resolve) => {
+      let text = started.stdout;
+      const check = () => {
+        if (/Try it:(\n {2}curl .*){3}/.test(text)) resolve(text);
+      };
+      started.child.stdout.on('data', (chunk: string) => {
+        text += chunk;
+        check();
+      });
+      check();
+    });
+    expect(banner).toContain('Stockroom is running with 2 workers.');
+    const key = /\n {2}(sr_org_[0-9A-Za-z]{38})\n/.exec(banner)?.[1] as string;
+    const response = await fetch(`${started.apiUrl}/api/v1/inventory/items?limit=1`, {
+      headers: { 'x-api-key': key },
+    });
+    expect(response.status).toBe(200);
+    expect(await stop(started)).toBe(0);
+    const store = new SqliteStore(db);
+    try {
+      expect(await store.countOrganizations()).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('--workers 2 --json prints one JSON object once every worker listens, logs on stderr', async () => {
+    const db = path.join(sandbox.dir, 'cluster-json.db');
+    const started = await start(['--port', '0', '--docs-port', '0', '--workers', '2', '--json'], {
+      DATABASE_URL: db,
+      LOG_LEVEL: 'info',
+    });
+    const ready = JSON.parse(started.stdout);
+    expect(ready).toEqual({
+      apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      docsUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      demo: {
+        organizationId: expect.stringMatching(/^[0-9a-f]{24}$/),
+        organizationSlug: 'demo-outfitters',
+        keyId: expect.stringMatching(/^[0-9a-f]{24}$/),
+        key: expect.stringMatching(/^sr_org_[0-9A-Za-z]{38}$/),
+      },
+    });
+    const response = await fetch(`${ready.apiUrl}/api/v1/inventory/items?limit=1`, {
+      headers: { 'x-api-key': ready.demo.key },
+    });
+    expect(response.status).toBe(200);
+    expect(await stop(started)).toBe(0);
+    expect(started.stdoutNow()).toBe(started.stdout);
+    expect(started.stdout.trim().split('\n')).toHaveLength(1);
+    expect(started.stderr()).toContain('"msg":"request"');
+  });
+
   it.each([
     [['--port', 'abc'], /option '--port <PORT>' argument 'abc' is invalid. must be a port number/],
     [['--docs-port', '70000'], /option '--docs-port <PORT>' argument '70000' is invalid/],

@@ -24,8 +24,23 @@ export function registerServe(program: Command): void {
     .option('--port <PORT>', 'API port (env PORT, default 3000)', parsePort)
     .option('--docs-port <PORT>', 'documentation port (env DOCS_PORT, default 3001)', parsePort)
     .option('--host <HOST>', 'interface to bind (env HOST, default 127.0.0.1)')
-    .option('--workers <N|auto>', 'API processes (env WORKERS, default 1)', parseWorkers)
+    .option(
+      '--workers <N|auto>',
+      'API processes sharing the ports (env WORKERS, default 1; auto: one per core)',
+      parseWorkers,
+    )
     .option('--no-demo', 'never seed the demo organization')
+    .addHelpText(
+      'after',
+      `
+With --workers N, one primary process forks N workers (a worker that dies is replaced) and
+SIGTERM lets every worker finish its in-flight requests. Rate limits stay exact: through Redis
+with REDIS_URL, the database's counters on PostgreSQL, and on SQLite the primary's counters.
+
+On SQLite one \`stockroom serve\` serves a database file: it holds a lock on it
+(<file>-serve.lock) while it runs, and a second serve on the same file exits 1. To use more
+cores, run one server with --workers N. CLI commands keep working beside a running server.`,
+    )
     .action(async (opts: ServeOptions, command: Command) => {
       const { databaseUrl, out } = contextOf(command);
       const config = loadConfig(process.env, {

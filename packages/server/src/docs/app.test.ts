@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ERROR_CODES, errorDocUrl } from '../api/errors.js';
-import { LOCALES } from './i18n.js';
+import { LOCALES, STRINGS } from './i18n.js';
 import { FIXTURE_OPENAPI, type RunningDocs, rawGet, startDocs } from './testing.js';
 
 let docs: RunningDocs;
@@ -75,6 +75,16 @@ describe('content negotiation on /{locale}/docs/<page>', () => {
     ['nothing we have, never 406', 'image/png', HTML],
     ['markdown acceptable, html not', 'image/png, text/markdown;q=0.1', MD],
     ['garbage', 'this is not an accept header', HTML],
+    // RFC 7763's own parameters (and any other) describe a Markdown; they do not rule ours out.
+    ['a variant, html low', 'text/markdown; variant=CommonMark, text/html;q=0.1', MD],
+    ['a variant alone', 'text/markdown; variant=GFM', MD],
+    ['an unknown parameter, html lower', 'text/markdown;level=1, text/html;q=0.5', MD],
+    ['a quoted parameter holding a comma', 'text/markdown; variant="a,b", text/html;q=0.1', MD],
+    ['another charset asked for', 'text/markdown; charset=iso-8859-1', MD],
+    ['a parameter before q', 'text/markdown; variant=GFM; q=0.4, text/html;q=0.5', HTML],
+    ['a parameter on html, markdown preferred', 'text/html;level=1;q=0.2, text/markdown', MD],
+    ['a tie with a parameter', 'text/markdown; variant=GFM, text/html', HTML],
+    ['a variant refused', 'text/markdown; variant=GFM; q=0, */*', HTML],
   ])('%s → %s', async (_name, accept, expected) => {
     const response = await get('/en/docs/quickstart', accept === undefined ? {} : { accept });
     expect(response.status).toBe(200);
@@ -228,15 +238,16 @@ describe('routes', () => {
     expect(await response.text()).toContain('Page not found');
   });
 
-  test.each(['/en/docs/%', '/en/docs/%E0%A4%A', `/en/docs/${'a'.repeat(300)}`])(
-    'a page path the router cannot read (%s) → the 404 page',
-    async (path) => {
-      const response = await get(path);
-      expect(response.status).toBe(404);
-      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(await response.text()).toContain('Page not found');
-    },
-  );
+  test.each(LOCALES)('the %s 404 page says its message once', async (locale) => {
+    const { notFoundText } = STRINGS[locale];
+    const html = await (await get(`/${locale}/docs/nothing-here`)).text();
+    const body = html.slice(html.indexOf('<body>'));
+    expect(body.split(notFoundText)).toHaveLength(2);
+    const md = await (
+      await get(`/${locale}/docs/nothing-here`, { accept: 'text/markdown' })
+    ).text();
+    expect(md.split(notFoundText)).toHaveLength(2);
+  });
 
   test('a 404 asked for as Markdown is Markdown', async () => {
     const response = await get('/es/docs/nada', { accept: 'text/markdown' });
@@ -282,6 +293,79 @@ describe('routes', () => {
     const response = await get('/openapi.json');
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(await response.json()).toEqual(FIXTURE_OPENAPI);
+  });
+});
+
+describe('the docs host’s own error pages', () => {
+  const LONG = 'a'.repeat(201);
+
+  test.each([
+    ['a page of 201 characters', `/en/docs/${LONG}`, 'en'],
+    ['a .mdx page of 205 characters', `/es/docs/${LONG}.mdx`, 'es'],
+    ['a page of 12,000 characters', `/es/docs/${'b'.repeat(12_000)}`, 'es'],
+    ['a locale of 300 characters', `/${'c'.repeat(300)}`, 'en'],
+    ['a locale of 300 characters, then a page', `/${'d'.repeat(300)}/docs/introduction`, 'en'],
+  ] as const)('%s gets the 404 page', async (_name, path, locale) => {
+    const html = await rawGet(docs.url, path);
+    expect(html.status).toBe(404);
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html.body).toContain(`<h1>${STRINGS[locale].notFoundTitle}</h1>`);
+    const md = await get(path, { accept: 'text/markdown' });
+    expect(md.status).toBe(404);
+    expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await md.text()).toMatch(new RegExp(`^# ${STRINGS[locale].notFoundTitle}\n`));
+  });
+
+  test.each([
+    ['/en/docs/%zz', 'en'],
+    ['/es/docs/%E0%A4%A', 'es'],
+    ['/es/docs/introduction%', 'es'],
+    ['/%', 'en'],
+    ['/en/docs/%C0%AF', 'en'],
+  ] as const)('a malformed URL gets the 400 page: %s', async (path, locale) => {
+    const strings = STRINGS[locale];
+    const html = await rawGet(docs.url, path);
+    expect(html.status).toBe(400);
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html.body).toContain(`<h1>${strings.badRequestTitle}</h1>`);
+    expect(html.body).toContain(strings.badRequestText);
+    // The same headers as every other answer, though no route (nor hook) ran.
+    expect(html.headers['x-content-type-options']).toBe('nosniff');
+    expect(html.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(html.headers['access-control-allow-origin']).toBe('*');
+    expect(html.headers.vary).toBe('Accept');
+    const md = await rawGet(docs.url, path, 'GET', { accept: 'text/markdown' });
+    expect(md.status).toBe(400);
+    expect(md.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(md.body).toBe(
+      `# ${strings.badRequestTitle}\n\n${strings.badRequestText}\n\n${strings.pageIndex} https://docs.example.test/llms.txt\n`,
+    );
+  });
+
+  test('error pages carry a strong ETag, but are always sent in full and never stored', async () => {
+    const etags = new Set<string>();
+    for (const [path, accept] of [
+      ['/en/docs/nothing', 'text/html'],
+      ['/en/docs/nothing', 'text/markdown'],
+      ['/es/docs/nada', 'text/html'],
+      ['/es/docs/nada', 'text/markdown'],
+    ] as const) {
+      const first = await get(path, { accept });
+      expect(first.status).toBe(404);
+      const etag = first.headers.get('etag') ?? '';
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      expect(first.headers.get('cache-control')).toBe('no-store');
+      etags.add(etag);
+      // RFC 9110 13.2.1: a precondition only applies where the answer would be 2xx.
+      const again = await get(path, { accept, 'if-none-match': etag });
+      expect(again.status).toBe(404);
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(await again.text()).toBe(await first.text());
+    }
+    expect(etags.size).toBe(4);
+    const bad = await rawGet(docs.url, '/en/docs/%zz');
+    expect(bad.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(bad.headers['cache-control']).toBe('no-store');
   });
 });
 

@@ -1,17 +1,16 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import { loadPages, type Pages } from './content.js';
-import { isLocale, LOCALES, type Locale, STRINGS } from './i18n.js';
-import { pagePath, renderLayout } from './layout.js';
+import { isLocale, LOCALES, type Locale } from './i18n.js';
+import { pagePath } from './layout.js';
 import { negotiate, negotiateLocale } from './negotiate.js';
-import {
-  buildSite,
-  HTML_TYPE,
-  MARKDOWN_TYPE,
-  navigation,
-  pageKey,
-  type Resource,
-  type Site,
-} from './site.js';
+import { buildSite, type ErrorPage, pageKey, type Resource, type Site } from './site.js';
 
 export interface DocsAppOptions {
   /** The folder holding `en/*.mdx` and `es/*.mdx`. */
@@ -25,10 +24,17 @@ export interface DocsAppOptions {
    * so the API app must be ready by the time the docs host takes traffic.
    */
   openapi: () => unknown;
-  logger?: boolean | object;
+  /** The process logger: one line per request, and errors. None when omitted. */
+  logger?: FastifyBaseLogger | false;
 }
 
 const ALLOW = 'GET, HEAD';
+/**
+ * Longer than any URL Node accepts (its request line and headers share 16 KiB by default), so
+ * an overlong page name reaches the page route and gets the 404 page like any unknown name.
+ * Page names are only looked up in a Map; no pattern is matched against them.
+ */
+const MAX_PARAM_LENGTH = 16_384;
 const HTML_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const OTHER_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
@@ -42,6 +48,35 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** Headers of every answer, including those Fastify makes before routing (bad URLs). */
+function commonHeaders(reply: FastifyReply): void {
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  // Public, keyless content: any origin may read it (agents running in browsers, doc tools).
+  reply.header('access-control-allow-origin', '*');
+  reply.header('access-control-expose-headers', 'etag, link');
+}
+
+/** One line per request, like the API's: no URL (a query string may hold anything), no headers. */
+function logRequest(request: FastifyRequest, status: number, durationMs: number): void {
+  request.log.info(
+    {
+      method: request.method,
+      route: request.routeOptions?.url ?? null,
+      status,
+      durationMs: Math.round(durationMs * 100) / 100,
+      requestId: request.id,
+    },
+    'request',
+  );
+}
+
+/** The locale an address names (`/es/…`), for the language of an error page. */
+function localeOf(url: string): Locale {
+  const first = url.split(/[/?#]/)[1] ?? '';
+  return isLocale(first) ? first : 'en';
 }
 
 function link(target: string, params: string): string {
@@ -94,17 +129,6 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
   let site: Site = buildSite(pages, settings, undefined);
   let complete = false;
 
-  const app = Fastify({
-    logger: options.logger ?? false,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-    // A path the router cannot read (malformed percent-encoding, an overlong page name) names
-    // no page: the usual 404 page rather than Fastify's own JSON.
-    frameworkErrors: (_error, request, reply) => {
-      reply.header('x-content-type-options', 'nosniff');
-      notFound(request, reply);
-    },
-  });
-
   const current = (request: FastifyRequest): Site => {
     if (complete) return site;
     let doc: unknown;
@@ -119,41 +143,62 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
     return site;
   };
 
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    // Public, keyless content: any origin may read it (agents running in browsers, doc tools).
-    reply.header('access-control-allow-origin', '*');
-    reply.header('access-control-expose-headers', 'etag, link');
+  /**
+   * The docs host's own error pages, HTML or Markdown as the Accept header asks. Rendered once
+   * like every page, with a strong ETag; as errors they are always sent in full (RFC 9110
+   * 13.2.1: preconditions apply to 2xx answers only) and never stored.
+   */
+  const errorPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: ErrorPage,
+    locale: Locale = 'en',
+  ) => {
+    const representation = negotiate(request.headers.accept);
+    const resource = site.errors[locale][page][representation];
+    reply.header('vary', 'Accept').header('cache-control', 'no-store');
+    reply.header('etag', resource.etag);
+    reply.header('content-security-policy', representation === 'html' ? HTML_CSP : OTHER_CSP);
+    return reply
+      .code(page === 'notFound' ? 404 : 400)
+      .type(resource.type)
+      .send(resource.body);
+  };
+  const notFound = (request: FastifyRequest, reply: FastifyReply, locale: Locale = 'en') =>
+    errorPage(request, reply, 'notFound', locale);
+
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // One line per request comes from our onResponse hook, with the fields we choose.
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
+    // What Fastify answers itself before routing (JSON of its own) gets the docs host's pages:
+    // a malformed percent-encoding is a 400, an overlong name (beyond MAX_PARAM_LENGTH) a 404.
+    // No hook runs for these requests, so the headers and the log line are added here.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const started = performance.now();
+      reply.raw.once('finish', () =>
+        logRequest(request, reply.statusCode, performance.now() - started),
+      );
+      commonHeaders(reply);
+      const locale = localeOf(request.raw.url ?? '/');
+      if (error.code === 'FST_ERR_BAD_URL') return errorPage(request, reply, 'badRequest', locale);
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return notFound(request, reply, locale);
+      // The only other one is about async route constraints, which no route here has.
+      request.log.error({ err: error }, 'docs host error');
+      return reply.code(500).type('text/plain; charset=utf-8').send('Internal error.\n');
+    },
   });
 
-  const notFound = (request: FastifyRequest, reply: FastifyReply, locale: Locale = 'en') => {
-    reply.header('vary', 'Accept').code(404).header('cache-control', 'no-store');
-    const strings = STRINGS[locale];
-    const home = pagePath(locale, 'introduction');
-    if (negotiate(request.headers.accept) === 'markdown') {
-      return reply
-        .type(MARKDOWN_TYPE)
-        .send(
-          `# ${strings.notFoundTitle}\n\n${strings.notFoundText} ${settings.publicDocsUrl}/llms.txt\n`,
-        );
-    }
-    reply.header('content-security-policy', HTML_CSP);
-    const body = `<p>${strings.notFoundText}</p><p><a href="${home}">${strings.backToIntroduction}</a></p>`;
-    return reply.type(HTML_TYPE).send(
-      renderLayout({
-        locale,
-        slug: null,
-        title: strings.notFoundTitle,
-        description: strings.notFoundText,
-        body,
-        toc: [],
-        nav: navigation(pages, locale),
-        twins: { en: false, es: false },
-        publicDocsUrl: settings.publicDocsUrl,
-      }),
-    );
-  };
+  app.addHook('onRequest', (_request, reply, done) => {
+    commonHeaders(reply);
+    done();
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequest(request, reply.statusCode, reply.elapsedTime);
+    done();
+  });
 
   app.get('/', async (request, reply) => {
     const locale = negotiateLocale(request.headers['accept-language'], LOCALES);
@@ -219,8 +264,7 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
         .type('text/plain; charset=utf-8')
         .send(`Method ${request.method} is not allowed here; the docs host answers ${ALLOW}.\n`);
     }
-    const first = request.url.split('/')[1] ?? '';
-    return notFound(request, reply, isLocale(first) ? first : 'en');
+    return notFound(request, reply, localeOf(request.url));
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {

@@ -1,11 +1,14 @@
 import { rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Root } from 'mdast';
+import { visit } from 'unist-util-visit';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ERROR_CODES } from '../api/errors.js';
 import { createDocsApp } from './app.js';
-import { loadPages, PAGE_ORDER } from './content.js';
+import { loadPages, PAGE_ORDER, type Page } from './content.js';
+import { curlExamples } from './examples.js';
 import { LOCALES } from './i18n.js';
 import { fixtureDocs, page, REPO_DOCS_DIR } from './testing.js';
 
@@ -56,6 +59,159 @@ describe('the repository docs', async () => {
       );
     expect(order('es')).toEqual(order('en'));
     expect(order('en')).toEqual(ERROR_CODES.map((code) => code.toLowerCase()));
+  });
+});
+
+/**
+ * What twin pages must share: a translation reorganised, shortened or left behind shows up as a
+ * difference here. Prose is free; structure, commands and their promised statuses are not.
+ */
+interface Structure {
+  /** How many headings of each level, `{ 2: 7, 3: 4 }`. */
+  headings: Record<number, number>;
+  /** The language of each code block, in order. */
+  codeBlocks: string[];
+  /** Each curl example with its promised status; a docs-host path's locale reads `{locale}`. */
+  curl: string[];
+  /** The type of each Callout, in order. */
+  callouts: string[];
+  /** How many tabs each Tabs holds, in order. */
+  tabs: number[];
+}
+
+function structure(page: Page): Structure {
+  const headings: Record<number, number> = {};
+  const codeBlocks: string[] = [];
+  const callouts: string[] = [];
+  const tabs: number[] = [];
+  visit(page.tree, (node) => {
+    if (node.type === 'heading') headings[node.depth] = (headings[node.depth] ?? 0) + 1;
+    if (node.type === 'code') codeBlocks.push(node.lang ?? '');
+    if (node.type === 'mdxJsxFlowElement' && node.name === 'Callout') {
+      const type = node.attributes.find((a) => a.type === 'mdxJsxAttribute' && a.name === 'type');
+      callouts.push(typeof type?.value === 'string' ? type.value : 'note');
+    }
+    if (node.type === 'mdxJsxFlowElement' && node.name === 'Tabs') {
+      tabs.push(node.children.filter((c) => c.type === 'mdxJsxFlowElement').length);
+    }
+  });
+  const single = { en: new Map(), es: new Map() } as Record<'en' | 'es', Map<string, Page>>;
+  single[page.locale].set(page.slug, page);
+  const curl = curlExamples(single).map(
+    (example) =>
+      `${example.command.replace(/\/(en|es)\/docs\//g, '/{locale}/docs/')} → ${example.status}`,
+  );
+  return { headings, codeBlocks, curl, callouts, tabs };
+}
+
+/**
+ * Where twin pages differ on purpose. Each entry pins both sides, so it fails when either page
+ * changes and the exception has to be looked at again.
+ */
+const INTENDED_DIFFERENCES: Array<{
+  slug: string;
+  aspect: keyof Structure;
+  en: unknown;
+  es: unknown;
+  reason: string;
+}> = [
+  {
+    slug: 'api-reference',
+    aspect: 'callouts',
+    en: [],
+    es: ['note'],
+    reason:
+      'the generated reference keeps the OpenAPI document’s English descriptions; the Spanish page says so',
+  },
+];
+
+describe('twin pages match in structure', async () => {
+  const pages = await loadPages(REPO_DOCS_DIR);
+  const aspects: Array<keyof Structure> = ['headings', 'codeBlocks', 'curl', 'callouts', 'tabs'];
+
+  test.each(PAGE_ORDER)('%s', (slug) => {
+    const en = pages.en.get(slug);
+    const es = pages.es.get(slug);
+    if (!en || !es) throw new Error(`${slug} is missing a twin`);
+    const [a, b] = [structure(en), structure(es)];
+    for (const aspect of aspects) {
+      const intended = INTENDED_DIFFERENCES.find((d) => d.slug === slug && d.aspect === aspect);
+      if (intended) {
+        expect(a[aspect], `${slug} ${aspect} (en): ${intended.reason}`).toEqual(intended.en);
+        expect(b[aspect], `${slug} ${aspect} (es): ${intended.reason}`).toEqual(intended.es);
+      } else {
+        expect(b[aspect], `${slug}: ${aspect} of the Spanish page`).toEqual(a[aspect]);
+      }
+    }
+  });
+
+  test('the list of intended differences names real pages and aspects, once each', () => {
+    const seen = new Set<string>();
+    for (const difference of INTENDED_DIFFERENCES) {
+      expect(PAGE_ORDER).toContain(difference.slug);
+      expect(aspects).toContain(difference.aspect);
+      expect(difference.reason.length).toBeGreaterThan(20);
+      const key = `${difference.slug}/${difference.aspect}`;
+      expect(seen.has(key), key).toBe(false);
+      seen.add(key);
+    }
+  });
+});
+
+/** Prose in program code: string literals (template text between `${…}`) and comments. */
+function codeProse(code: string, lang: string): string[] {
+  const out: string[] = [];
+  if (['ts', 'typescript', 'js', 'javascript'].includes(lang)) {
+    const literals = /'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
+    for (const m of code.matchAll(literals)) {
+      out.push(...(m[1] ?? m[2] ?? m[3] ?? '').split(/\$\{[^}]*\}/));
+    }
+    for (const m of code.matchAll(/\/\/(.*)$/gm)) out.push(m[1] ?? '');
+  } else if (['bash', 'sh', 'shell'].includes(lang)) {
+    // Comments only: a shell command's strings are data (names, headers), the same in both.
+    for (const m of code.matchAll(/(?:^|\s)#(?!\s*→)(.*)$/gm)) out.push(m[1] ?? '');
+  }
+  // Two words or more: identifiers, URLs and single terms may well be the same in Spanish.
+  return out.map((s) => s.trim()).filter((s) => /[A-Za-z]{2,}\s+[A-Za-z]{2,}/.test(s));
+}
+
+describe('the Spanish pages', async () => {
+  const pages = await loadPages(REPO_DOCS_DIR);
+
+  test('translate the prose of their example code (strings and comments)', () => {
+    const untranslated: string[] = [];
+    for (const slug of PAGE_ORDER) {
+      const blocks = (page: Page | undefined) => {
+        const found: Array<{ lang: string; value: string }> = [];
+        if (page)
+          visit(
+            page.tree,
+            'code',
+            (node) => void found.push({ lang: node.lang ?? '', value: node.value }),
+          );
+        return found;
+      };
+      // Twin pages have the same code blocks in the same order (see the structure test).
+      const en = blocks(pages.en.get(slug));
+      const es = blocks(pages.es.get(slug));
+      for (const [index, block] of es.entries()) {
+        const english = new Set(codeProse(en[index]?.value ?? '', block.lang));
+        for (const text of codeProse(block.value, block.lang)) {
+          if (english.has(text)) untranslated.push(`${slug}, code block ${index + 1}: ${text}`);
+        }
+      }
+    }
+    expect(untranslated).toEqual([]);
+  });
+
+  test('say "datos de demostración", not "siembra"/"sembrar", for seeding', async () => {
+    const words: string[] = [];
+    for (const page of pages.es.values()) {
+      const source = await readFile(page.file, 'utf8');
+      for (const m of source.matchAll(/\b\w*(?:siembr|sembr)\w*/gi))
+        words.push(`${page.slug}: ${m[0]}`);
+    }
+    expect(words).toEqual([]);
   });
 });
 

@@ -2,25 +2,26 @@ import Negotiator from 'negotiator';
 
 export type Representation = 'markdown' | 'html';
 
-// What we actually send, parameters included, so a range such as
-// `text/markdown; charset=utf-8` matches too.
-const HTML = 'text/html; charset=utf-8';
-const MARKDOWN = 'text/markdown; charset=utf-8';
+// Offered bare: negotiator only matches a range whose every parameter the offer repeats, so
+// offering `text/markdown; charset=utf-8` let `text/markdown; variant=GFM` (RFC 7763's own
+// parameter) fall through to HTML. The charset is set on the response instead.
+const HTML = 'text/html';
+const MARKDOWN = 'text/markdown';
 
-/** Splits an Accept header into its ranges, leaving commas inside quoted parameters alone. */
-function ranges(accept: string): string[] {
+/** Splits on `separator`, leaving separators inside quoted strings (and escapes) alone. */
+function split(value: string, separator: string): string[] {
   const out: string[] = [];
   let current = '';
   let quoted = false;
-  for (let i = 0; i < accept.length; i++) {
-    const char = accept[i];
+  for (let i = 0; i < value.length; i++) {
+    const char = value[i];
     if (char === '"') quoted = !quoted;
     if (char === '\\' && quoted) {
-      current += char + (accept[i + 1] ?? '');
+      current += char + (value[i + 1] ?? '');
       i++;
       continue;
     }
-    if (char === ',' && !quoted) {
+    if (char === separator && !quoted) {
       out.push(current);
       current = '';
     } else {
@@ -28,11 +29,22 @@ function ranges(accept: string): string[] {
     }
   }
   out.push(current);
-  return out.map((range) => range.trim()).filter(Boolean);
+  return out.map((part) => part.trim()).filter(Boolean);
 }
 
-function preferred(accept: string): string | undefined {
-  return new Negotiator({ headers: { accept } }).mediaType([HTML, MARKDOWN]);
+/**
+ * A range reduced to its media type and q-value (`text/markdown; variant=GFM; q=0.5` →
+ * `text/markdown;q=0.5`): we have one Markdown and one HTML, so a media-type parameter can only
+ * describe one of them, never rule it out.
+ */
+function bare(range: string): string {
+  const [type = '', ...params] = split(range, ';');
+  const q = params.find((param) => /^q\s*=/i.test(param));
+  return q === undefined ? type : `${type};${q.replace(/\s+/g, '')}`;
+}
+
+function preferred(ranges: string[]): string | undefined {
+  return new Negotiator({ headers: { accept: ranges.join(', ') } }).mediaType([HTML, MARKDOWN]);
 }
 
 /**
@@ -46,9 +58,9 @@ function preferred(accept: string): string | undefined {
  */
 export function negotiate(accept: string | undefined): Representation {
   if (accept === undefined || accept.trim() === '') return 'html';
-  if (preferred(accept) !== MARKDOWN) return 'html';
-  const reversed = ranges(accept).reverse().join(', ');
-  return preferred(reversed) === MARKDOWN ? 'markdown' : 'html';
+  const ranges = split(accept, ',').map(bare);
+  if (preferred(ranges) !== MARKDOWN) return 'html';
+  return preferred(ranges.reverse()) === MARKDOWN ? 'markdown' : 'html';
 }
 
 /** The locale for `/`: the Accept-Language preference among ours, English by default. */

@@ -1,5 +1,4 @@
-import { STATUS_CODES } from 'node:http';
-import type { PhrasingContent, RootContent, Table, TableCell, TableRow } from 'mdast';
+import type { Link, PhrasingContent, RootContent, Table, TableCell, TableRow } from 'mdast';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
@@ -9,7 +8,9 @@ import type { Strings } from './i18n.js';
  * Renders an OpenAPI 3.x document as Markdown syntax trees, so the API reference page goes
  * through the same pipeline (HTML and processed Markdown) as every hand-written page. The
  * document comes from the API's route schemas, so it is read defensively: an unexpected shape
- * is shown as far as it can be, never thrown.
+ * is shown as far as it can be, never thrown. Every word the generator adds comes from the
+ * page's Strings, so the Spanish reference is Spanish wherever the document itself is not
+ * speaking.
  */
 
 type Json = Record<string, unknown>;
@@ -19,6 +20,8 @@ const MAX_FIELD_DEPTH = 3;
 /** Longer patterns (an enumeration spelled as a regex) say less than the description does. */
 const MAX_PATTERN_LENGTH = 80;
 const markdownParser = unified().use(remarkParse).use(remarkGfm);
+/** The description the API gives error responses (api/schemas.ts): `Error: CODE, CODE`. */
+const ERROR_LIST = /^Error: ([A-Z][A-Z0-9_]*(?:, [A-Z][A-Z0-9_]*)*)$/;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -80,15 +83,30 @@ function table(header: string[], rows: PhrasingContent[][][]): Table {
   };
 }
 
+export interface OpenApiViewOptions {
+  /** The words of the page's locale. */
+  strings: Strings;
+  /** Shown as the base URL. */
+  apiUrl: string;
+  /**
+   * Heading ids of the same locale's errors page: an error code listed in a response links to
+   * its section (`./errors#item_not_found`) when the page has one, and stays plain text when
+   * not, so the reference never holds a broken link.
+   */
+  errorAnchors?: ReadonlySet<string>;
+}
+
 export class OpenApiView {
   private readonly doc: Json;
+  private readonly strings: Strings;
+  private readonly apiUrl: string;
+  private readonly errorAnchors: ReadonlySet<string>;
 
-  constructor(
-    doc: unknown,
-    private readonly strings: Strings,
-    private readonly apiUrl: string,
-  ) {
+  constructor(doc: unknown, options: OpenApiViewOptions) {
     this.doc = isObject(doc) ? doc : {};
+    this.strings = options.strings;
+    this.apiUrl = options.apiUrl;
+    this.errorAnchors = options.errorAnchors ?? new Set();
   }
 
   private resolve(value: unknown): Json {
@@ -113,7 +131,8 @@ export class OpenApiView {
 
   /** A one-line type such as `string | null`, `array of InventoryItem` or `"Draft" | "Active"`. */
   typeOf(schema: unknown): string {
-    if (!isObject(schema)) return 'any';
+    const s = this.strings.api;
+    if (!isObject(schema)) return s.any;
     const ref = this.refName(schema);
     if (ref) return ref;
     if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
@@ -125,23 +144,56 @@ export class OpenApiView {
     const names = types
       .filter((t): t is string => typeof t === 'string')
       .map((t) => {
-        if (t === 'array') return `array of ${this.typeOf(schema.items)}`;
+        if (t === 'array') return `${s.arrayOf} ${this.typeOf(schema.items)}`;
         if (t === 'string' && typeof schema.format === 'string') return `string (${schema.format})`;
         return t;
       });
-    return names.length > 0 ? names.join(' | ') : 'any';
+    return names.length > 0 ? names.join(' | ') : s.any;
   }
 
   private constraints(schema: Json): string[] {
+    const c = this.strings.api.constraints;
     const out: string[] = [];
     if (typeof schema.pattern === 'string' && schema.pattern.length <= MAX_PATTERN_LENGTH) {
-      out.push(`pattern \`${schema.pattern}\``);
+      out.push(`${c.pattern} \`${schema.pattern}\``);
     }
-    if (typeof schema.minLength === 'number') out.push(`minLength ${schema.minLength}`);
-    if (typeof schema.maxLength === 'number') out.push(`maxLength ${schema.maxLength}`);
-    if (typeof schema.minimum === 'number') out.push(`minimum ${schema.minimum}`);
-    if (typeof schema.maximum === 'number') out.push(`maximum ${schema.maximum}`);
-    if ('default' in schema) out.push(`default \`${JSON.stringify(schema.default)}\``);
+    if (typeof schema.minLength === 'number') out.push(`${c.minLength} ${schema.minLength}`);
+    if (typeof schema.maxLength === 'number') out.push(`${c.maxLength} ${schema.maxLength}`);
+    if (typeof schema.minimum === 'number') out.push(`${c.minimum} ${schema.minimum}`);
+    if (typeof schema.maximum === 'number') out.push(`${c.maximum} ${schema.maximum}`);
+    if ('default' in schema) out.push(`${c.default} \`${JSON.stringify(schema.default)}\``);
+    return out;
+  }
+
+  /** `query` → the locale's word for it; a location OpenAPI does not define is shown as given. */
+  private location(value: unknown): string {
+    const where = String(value ?? '');
+    const locations: Record<string, string> = this.strings.api.locations;
+    return Object.hasOwn(locations, where) ? (locations[where] ?? where) : where;
+  }
+
+  /**
+   * A response's description. Fastify's placeholder says nothing, so the locale's reason phrase
+   * replaces it; a list of error codes names each one, linked to its section of the errors page.
+   */
+  private responseDescription(status: string, given: string | undefined): PhrasingContent[] {
+    const s = this.strings.api;
+    if (!given || given === 'Default Response') {
+      return [text(Object.hasOwn(s.statusPhrases, status) ? (s.statusPhrases[status] ?? '') : '')];
+    }
+    const codes = ERROR_LIST.exec(given)?.[1]?.split(', ');
+    if (!codes) return inline(given);
+    const out: PhrasingContent[] = [text(`${s.errors}: `)];
+    for (const [index, name] of codes.entries()) {
+      if (index > 0) out.push(text(', '));
+      const anchor = name.toLowerCase();
+      if (this.errorAnchors.has(anchor)) {
+        const linked: Link = { type: 'link', url: `./errors#${anchor}`, children: [code(name)] };
+        out.push(linked);
+      } else {
+        out.push(text(name));
+      }
+    }
     return out;
   }
 
@@ -155,7 +207,7 @@ export class OpenApiView {
       const prop = isObject(raw) ? raw : {};
       const path = `${prefix}${name}`;
       const description = inline(str(prop.description) ?? str(this.resolve(prop).description));
-      const optional = required.includes(name) ? [] : [text(' (optional)')];
+      const optional = required.includes(name) ? [] : [text(` ${this.strings.api.optional}`)];
       rows.push([[code(path)], [code(this.typeOf(prop)), ...optional], description]);
       const nested = this.refName(prop) ? undefined : this.objectSchema(prop);
       if (nested && depth + 1 < MAX_FIELD_DEPTH)
@@ -193,7 +245,7 @@ export class OpenApiView {
       const details = extra.length > 0 ? inline(`(${extra.join(', ')})`) : [];
       return [
         [code(String(param.name ?? ''))],
-        [text(String(param.in ?? ''))],
+        [text(this.location(param.in))],
         [text(param.required === true ? s.yes : s.no)],
         [code(this.typeOf(param.schema))],
         [
@@ -216,11 +268,8 @@ export class OpenApiView {
       const content = isObject(response.content) ? response.content : {};
       const media = Object.values(content).find(isObject);
       const schema = media?.schema;
-      // Fastify's placeholder description says nothing; the status phrase says a little more.
-      const given = str(response.description);
-      const description =
-        given && given !== 'Default Response' ? given : (STATUS_CODES[status] ?? '');
-      rows.push([[code(status)], inline(description), schema ? [code(this.typeOf(schema))] : []]);
+      const description = this.responseDescription(status, str(response.description));
+      rows.push([[code(status)], description, schema ? [code(this.typeOf(schema))] : []]);
       // Success bodies get their fields spelled out; errors all share ErrorResponse.
       if (status.startsWith('2') && schema) {
         const fields = this.fieldRows(schema);
@@ -304,8 +353,4 @@ export class OpenApiView {
     }
     return out;
   }
-}
-
-export function isOpenApiDocument(doc: unknown): boolean {
-  return isObject(doc) && typeof doc.openapi === 'string' && isObject(doc.paths);
 }

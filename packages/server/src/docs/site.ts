@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RootContent } from 'mdast';
 import { type Page, type Pages, sortSlugs } from './content.js';
 import { LOCALES, type Locale, STRINGS } from './i18n.js';
-import { type NavEntry, pagePath, renderLayout } from './layout.js';
+import { escapeHtml, type NavEntry, pagePath, renderLayout } from './layout.js';
 import { OpenApiView } from './openapi.js';
 import { renderHtml, renderMarkdown } from './render.js';
 import { STYLESHEET } from './style.js';
@@ -21,6 +21,9 @@ export interface SiteOptions {
   publicApiUrl: string;
 }
 
+/** The docs host's own error pages: an unknown page, and an address that is not a valid URL. */
+export type ErrorPage = 'notFound' | 'badRequest';
+
 export interface Site {
   pages: Pages;
   /** `${locale}/${slug}` → representation. */
@@ -31,6 +34,8 @@ export interface Site {
   /** Null when the OpenAPI document could not be read. */
   openapi: Resource | null;
   stylesheet: Resource;
+  /** Per locale, each error page in both representations. */
+  errors: Record<Locale, Record<ErrorPage, { html: Resource; markdown: Resource }>>;
 }
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
@@ -53,7 +58,7 @@ export function navigation(pages: Pages, locale: Locale): NavEntry[] {
   }));
 }
 
-function openapiNodes(page: Page, doc: unknown, options: SiteOptions): RootContent[] {
+function openapiNodes(page: Page, pages: Pages, doc: unknown, options: SiteOptions): RootContent[] {
   const strings = STRINGS[page.locale];
   if (doc === undefined) {
     return [
@@ -65,7 +70,49 @@ function openapiNodes(page: Page, doc: unknown, options: SiteOptions): RootConte
       },
     ];
   }
-  return new OpenApiView(doc, strings, options.publicApiUrl).render();
+  return new OpenApiView(doc, {
+    strings,
+    apiUrl: options.publicApiUrl,
+    errorAnchors: pages[page.locale].get('errors')?.anchors ?? new Set(),
+  }).render();
+}
+
+function errorPages(
+  pages: Pages,
+  options: SiteOptions,
+): Record<Locale, Record<ErrorPage, { html: Resource; markdown: Resource }>> {
+  const out = {} as Record<Locale, Record<ErrorPage, { html: Resource; markdown: Resource }>>;
+  for (const locale of LOCALES) {
+    const strings = STRINGS[locale];
+    const nav = navigation(pages, locale);
+    const home = pagePath(locale, nav[0]?.slug ?? 'introduction');
+    const render = (title: string, text: string) => ({
+      markdown: resource(
+        `# ${title}\n\n${text}\n\n${strings.pageIndex} ${options.publicDocsUrl}/llms.txt\n`,
+        MARKDOWN_TYPE,
+      ),
+      html: resource(
+        renderLayout({
+          locale,
+          slug: null,
+          title,
+          // The layout shows the description as the lead paragraph under the title.
+          description: text,
+          body: `<p><a href="${escapeHtml(home)}">${escapeHtml(strings.backToIntroduction)}</a></p>`,
+          toc: [],
+          nav,
+          twins: { en: false, es: false },
+          publicDocsUrl: options.publicDocsUrl,
+        }),
+        HTML_TYPE,
+      ),
+    });
+    out[locale] = {
+      notFound: render(strings.notFoundTitle, strings.notFoundText),
+      badRequest: render(strings.badRequestTitle, strings.badRequestText),
+    };
+  }
+  return out;
 }
 
 function llmsIndex(pages: Pages, options: SiteOptions): string {
@@ -125,7 +172,7 @@ export function buildSite(
         tree: page.tree,
         path: pagePath(locale, slug),
         strings: STRINGS[locale],
-        ...(page.generated ? { openapi: openapiNodes(page, openapi, options) } : {}),
+        ...(page.generated ? { openapi: openapiNodes(page, pages, openapi, options) } : {}),
       };
       const md = renderMarkdown(input, options.publicDocsUrl);
       fullText.push(md);
@@ -161,5 +208,6 @@ export function buildSite(
         ? null
         : resource(`${JSON.stringify(openapi, null, 2)}\n`, 'application/json; charset=utf-8'),
     stylesheet: resource(STYLESHEET, 'text/css; charset=utf-8'),
+    errors: previous?.errors ?? errorPages(pages, options),
   };
 }

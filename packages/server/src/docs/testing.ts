@@ -92,10 +92,15 @@ export interface RawResponse {
 }
 
 /** A request whose path is sent exactly as given (fetch would normalise `..` and `%2e`). */
-export function rawGet(base: string, rawPath: string, method = 'GET'): Promise<RawResponse> {
+export function rawGet(
+  base: string,
+  rawPath: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: rawPath, method }, (res) => {
+    const req = httpRequest({ hostname, port, path: rawPath, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () =>

@@ -4,6 +4,7 @@ import { type RateLimiter, type RateLimitResult, resultFor, windowOf } from './r
 /** The counter table of a database engine (PostgresStore has it). */
 export interface RateLimitCounters {
   incrementRateLimitCounter(
+    organizationId: string,
     keyId: string,
     windowSeconds: number,
     windowIndex: number,
@@ -38,9 +39,15 @@ export class DatabaseRateLimiter implements RateLimiter {
     this.timer.unref();
   }
 
-  async hit(keyId: string, policy: RateLimitPolicy, nowMs = Date.now()): Promise<RateLimitResult> {
+  async hit(
+    organizationId: string,
+    keyId: string,
+    policy: RateLimitPolicy,
+    nowMs = Date.now(),
+  ): Promise<RateLimitResult> {
     const { window, reset } = windowOf(policy, nowMs);
     const count = await this.counters.incrementRateLimitCounter(
+      organizationId,
       keyId,
       policy.windowSeconds,
       window,

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
@@ -7,6 +8,9 @@ import { announceSkip, postgresUnavailable } from '../testing/services.js';
 import { FallbackRateLimiter } from './fallback-rate-limit.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { RedisRateLimiter } from './redis-rate-limit.js';
+
+/** The organization of the keys counted here (counters are keyed by it first). */
+const ORG = newId();
 
 /**
  * Redis going away and coming back, with a Redis of the test's own: requests keep being
@@ -55,14 +59,16 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
     const policy = { max: 100, windowSeconds: 3600 };
     try {
       await redis.connect();
-      for (let i = 0; i < 3; i++) await limiter.hit(key, policy);
+      for (let i = 0; i < 3; i++) await limiter.hit(ORG, key, policy);
       expect(fallback.hits).toBe(0);
       expect(await limiter.health()).toEqual({ redis: 'ok' });
 
       const disconnected = untilDisconnected(redis);
       await redisServer.kill();
       await disconnected;
-      const during = await Promise.all(Array.from({ length: 10 }, () => limiter.hit(key, policy)));
+      const during = await Promise.all(
+        Array.from({ length: 10 }, () => limiter.hit(ORG, key, policy)),
+      );
       expect(fallback.hits).toBe(10);
       expect(during.every((r) => r.allowed)).toBe(true);
       expect(await limiter.health()).toEqual({ redis: 'down' });
@@ -73,10 +79,11 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
         ],
       ]);
 
+      const up = once(limiter, 'up');
       await redisServer.start();
-      await untilReady(redis);
+      await up;
       // A fresh Redis has no counters: its window starts over.
-      expect((await limiter.hit(key, policy)).remaining).toBe(99);
+      expect((await limiter.hit(ORG, key, policy)).remaining).toBe(99);
       expect(fallback.hits).toBe(10);
       expect(await limiter.health()).toEqual({ redis: 'ok' });
       expect(logs.map(([level]) => level)).toEqual(['warn', 'info']);
@@ -97,19 +104,22 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
     const policy = { max: 100, windowSeconds: 3600 };
     try {
       await redis.connect();
-      await limiter.hit(key, policy);
+      await limiter.hit(ORG, key, policy);
       redisServer.pause();
       try {
-        const during = await Promise.all(Array.from({ length: 5 }, () => limiter.hit(key, policy)));
+        const during = await Promise.all(
+          Array.from({ length: 5 }, () => limiter.hit(ORG, key, policy)),
+        );
         expect(during.every((r) => r.allowed)).toBe(true);
         expect(fallback.hits).toBe(5);
         expect(await limiter.health()).toEqual({ redis: 'down' });
       } finally {
         redisServer.resume();
       }
+      await once(limiter, 'up');
       // The same Redis, its counter intact: one hit before, this one, and whatever of the
       // timed-out hits it applied when it woke up (each a stricter count, never a laxer one).
-      const after = await limiter.hit(key, policy);
+      const after = await limiter.hit(ORG, key, policy);
       expect(after.remaining).toBeLessThanOrEqual(98);
       expect(fallback.hits).toBe(5);
       expect(await limiter.health()).toEqual({ redis: 'ok' });
@@ -118,6 +128,59 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
         'Redis is reachable again: rate limits are shared through it',
       ]);
     } finally {
+      await limiter.close();
+    }
+  });
+
+  it('once Redis is marked down, sends it nothing but probes until it answers again', async () => {
+    const logs: string[] = [];
+    const redis = new RedisRateLimiter(redisServer.url, { commandTimeoutMs: 200 });
+    const fallback = new CountingLimiter();
+    const limiter = new FallbackRateLimiter(redis, fallback, {
+      warn: (_o, message) => logs.push(message),
+      info: (_o, message) => logs.push(message),
+    });
+    // A connection of its own, opened before the freeze, reads what Redis executed.
+    const observer = new Redis(redisServer.url);
+    const incrCalls = async () => {
+      const stats = await observer.info('commandstats');
+      return Number(/cmdstat_incr:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+    };
+    const key = newId();
+    const policy = { max: 100, windowSeconds: 3600 };
+    try {
+      await redis.connect();
+      await observer.ping();
+      await limiter.hit(ORG, key, policy);
+      const before = await incrCalls();
+      redisServer.pause();
+      try {
+        // The first request after the freeze waits for the command timeout and marks it down.
+        const down = once(limiter, 'down');
+        expect((await limiter.hit(ORG, key, policy)).allowed).toBe(true);
+        await down;
+        // From then on every request is answered by the fallback while Redis stays frozen.
+        const during = await Promise.all(
+          Array.from({ length: 20 }, () => limiter.hit(ORG, key, policy)),
+        );
+        expect(during.every((r) => r.allowed)).toBe(true);
+        expect(fallback.hits).toBe(21);
+      } finally {
+        redisServer.resume();
+      }
+      await once(limiter, 'up');
+      // Redis executed the hit before the freeze and the one that timed out (it was already
+      // on the wire), never the 20 answered meanwhile.
+      expect((await incrCalls()) - before).toBe(1);
+      await limiter.hit(ORG, key, policy);
+      expect(fallback.hits).toBe(21);
+      expect(await incrCalls()).toBe(before + 2);
+      expect(logs).toEqual([
+        'Redis is unreachable: rate limits fall back to the local limiter until it returns',
+        'Redis is reachable again: rate limits are shared through it',
+      ]);
+    } finally {
+      observer.disconnect();
       await limiter.close();
     }
   });
@@ -131,7 +194,7 @@ describe.skipIf(skip)('FallbackRateLimiter', () => {
     });
     try {
       await expect(redis.connect()).rejects.toThrow();
-      expect((await limiter.hit(newId(), { max: 1, windowSeconds: 60 })).allowed).toBe(true);
+      expect((await limiter.hit(ORG, newId(), { max: 1, windowSeconds: 60 })).allowed).toBe(true);
       expect(await limiter.health()).toEqual({ redis: 'down' });
       await down.start();
       await untilReady(redis);
@@ -195,8 +258,9 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         );
         expect(warnings).toHaveLength(1);
 
+        const up = once(limiter, 'up');
         await redisServer.start();
-        await untilReady(limiter.redis);
+        await up;
         expect((await server.request('/api/v1/auth/verify', { key })).status).toBe(200);
         expect((await server.request('/api/v1/health')).body).toMatchObject({
           status: 'ok',

@@ -10,12 +10,29 @@ export interface RateLimitResult {
   retryAfter: number;
 }
 
-/** Fixed windows aligned to the epoch; every request of an identified key counts. */
+/**
+ * Fixed windows aligned to the epoch; every request of an identified key counts. The key's
+ * organization comes first, as in every repository: a limiter that stores counters keys them
+ * by organization (PostgreSQL, distributable by organization).
+ */
 export interface RateLimiter {
-  hit(keyId: string, policy: RateLimitPolicy, nowMs?: number): Promise<RateLimitResult>;
+  hit(
+    organizationId: string,
+    keyId: string,
+    policy: RateLimitPolicy,
+    nowMs?: number,
+  ): Promise<RateLimitResult>;
   /** Checks of the optional dependencies it uses, for health (e.g. `{ redis: "down" }`). */
   health?(): Promise<Record<string, 'ok' | 'down'>>;
   close(): Promise<void>;
+}
+
+/**
+ * The limiter could not count this request (its counter store is out of reach): the request
+ * is refused with 503 SERVICE_UNAVAILABLE, never admitted unlimited.
+ */
+export class RateLimiterUnavailableError extends Error {
+  override name = 'RateLimiterUnavailableError';
 }
 
 export function windowOf(policy: RateLimitPolicy, nowMs: number) {
@@ -40,7 +57,13 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly counters = new Map<string, { window: number; count: number }>();
   private sweepAt = 0;
 
-  async hit(keyId: string, policy: RateLimitPolicy, nowMs = Date.now()): Promise<RateLimitResult> {
+  async hit(
+    _organizationId: string,
+    keyId: string,
+    policy: RateLimitPolicy,
+    nowMs = Date.now(),
+  ): Promise<RateLimitResult> {
+    // Key ids are unique across organizations: the id alone names the counter.
     const { window } = windowOf(policy, nowMs);
     const counterKey = `${keyId}:${policy.windowSeconds}`;
     const counter = this.counters.get(counterKey);

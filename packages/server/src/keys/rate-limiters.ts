@@ -2,24 +2,38 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/types.js';
 import { DatabaseRateLimiter, hasRateLimitCounters } from './db-rate-limit.js';
 import { FallbackRateLimiter, type LimiterLog } from './fallback-rate-limit.js';
+import { type IpcEndpoint, IpcRateLimiter } from './ipc-rate-limit.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { RedisRateLimiter } from './redis-rate-limit.js';
 
+export interface RateLimiterOptions {
+  /**
+   * Set in a worker of `serve --workers N`: the cluster primary's channel. On SQLite without
+   * Redis the workers count through the primary (ipc-rate-limit.ts).
+   */
+  primary?: IpcEndpoint;
+}
+
 /**
  * The limiter a process uses: with REDIS_URL, Redis (exact across processes) falling back to
- * the local one; without it, the database's counters on PostgreSQL (exact across processes)
- * or in-process counters on SQLite (one process serves it).
+ * the local one; without it, the database's counters on PostgreSQL (exact across processes),
+ * on SQLite in-process counters (one process serves the file: serve takes a lock on it) or,
+ * in a worker of a cluster, the primary's counters.
  */
 export async function createRateLimiter(
   config: Config,
   store: Store,
   log: LimiterLog,
+  options: RateLimiterOptions = {},
 ): Promise<RateLimiter> {
+  if (!config.redisUrl && !hasRateLimitCounters(store) && options.primary) {
+    return new IpcRateLimiter(options.primary, config.databaseTimeoutMs);
+  }
   const local = hasRateLimitCounters(store)
     ? new DatabaseRateLimiter(store)
     : new MemoryRateLimiter();
   if (!config.redisUrl) return local;
-  const redis = new RedisRateLimiter(config.redisUrl);
+  const redis = new RedisRateLimiter(config.redisUrl, { prefix: `${config.redisPrefix}rl:` });
   const limiter = new FallbackRateLimiter(redis, local, log);
   // Redis is optional: a server starts without it (degraded) and picks it up when it comes.
   await redis.connect().catch(() => {});

@@ -55,8 +55,15 @@ export class RedisRateLimiter implements RateLimiter {
     if (this.client.status === 'wait') await this.client.connect();
   }
 
-  async hit(keyId: string, policy: RateLimitPolicy, nowMs = Date.now()): Promise<RateLimitResult> {
+  async hit(
+    _organizationId: string,
+    keyId: string,
+    policy: RateLimitPolicy,
+    nowMs = Date.now(),
+  ): Promise<RateLimitResult> {
     const { window, reset } = windowOf(policy, nowMs);
+    // Named by key id alone (unique across organizations), as before the organization was
+    // passed: processes of two versions running side by side during an upgrade share counters.
     const key = `${this.prefix}${keyId}:${policy.windowSeconds}:${window}`;
     const count = await (this.client as unknown as HitCommand).stockroomRateLimitHit(
       key,

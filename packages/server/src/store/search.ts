@@ -20,6 +20,23 @@ for (const mapping of [commonFolding, simpleFolding]) {
   for (const [from, to] of mapping) FOLDING.set(from, String.fromCodePoint(to));
 }
 
+/**
+ * The search rule both engines follow, so they return the same pages:
+ * - a needle of 1–2 characters (code points), which no trigram index can serve: at most
+ *   `scanBudget` rows of the organization after the cursor (with the status filter) are
+ *   examined in `_id` order; when the budget runs out before the page is full, the page is
+ *   short and resumes after the last row examined (ItemQuery.onPartialPage);
+ * - a needle of 3+ characters: always a full page, the first `limit` matches after the cursor.
+ */
+export const DEFAULT_SCAN_BUDGET = 10_000;
+
+/** Whether a (folded) needle is too short for a trigram index: 1–2 code points. */
+export function isShortNeedle(needle: string): boolean {
+  let chars = 0;
+  for (const _ of needle) if (++chars >= 3) return false;
+  return true;
+}
+
 export function foldCase(text: string): string {
   // Fast path: ASCII folds exactly as toLowerCase does.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the point

@@ -96,9 +96,11 @@ export interface ItemQuery {
   /** Already case-folded with `foldCase`; matched as a literal substring. */
   search?: string;
   /**
-   * An engine may bound the work of one search page. One that stops before finding `limit`
-   * items calls this with the last `_id` it examined: the page holds every match up to that
-   * id, and the walk continues after it. Not called when the page is complete.
+   * A search page with a needle of 1–2 characters examines at most the scan budget of rows
+   * (store/search.ts: the same rule on every engine). When the budget runs out before `limit`
+   * matches are found, this is called with the last `_id` examined: the page holds every match
+   * up to that id, and the walk continues after it. Not called when the page is complete, nor
+   * ever for longer needles (their pages are always full).
    */
   onPartialPage?: (resumeAfterId: string) => void;
 }

@@ -5,6 +5,7 @@ import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { Store } from '../store/types.js';
 import { createTestSchema, postgresUnavailable } from './postgres.js';
+import { announceSkip } from './services.js';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -62,7 +63,7 @@ export const ENGINES: TestEngine[] = [
 
 /**
  * Whether each engine can run, printed once per test file for the skipped ones, so
- * `npm test` says which legs it left out and why.
+ * `npm test` says which legs it left out and why (under CI=true a missing engine fails).
  */
 export async function engineAvailability(
   label: string,
@@ -70,7 +71,7 @@ export async function engineAvailability(
   return Promise.all(
     ENGINES.map(async (engine) => {
       const skip = await engine.unavailable();
-      if (skip) console.warn(`[${label}] skipping the ${engine.name} leg: ${skip}`);
+      announceSkip(`${label}: the ${engine.name} leg`, skip);
       return { engine, skip };
     }),
   );

@@ -9,6 +9,7 @@ import { type IssueKeyInput, issueKey } from '../keys/issue.js';
 import { type RunningServer, startServer } from '../server.js';
 import type { ApiKeyRecord, ItemFields, Organization, Store, User } from '../store/types.js';
 import { createTestSchema, execInSchema, holdLocks } from './postgres.js';
+import { dropRedisPrefix, testRedisPrefix } from './services.js';
 
 /**
  * A real server (API + docs hosts) on a fresh database: a SQLite file in a temp directory, or a
@@ -83,6 +84,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config = loadConfig({
     DATABASE_URL: dbPath,
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    // Never the production prefix: the shared Redis is others' too, and this server's keys
+    // are dropped when it closes.
+    REDIS_PREFIX: testRedisPrefix(),
     PORT: '0',
     DOCS_PORT: '0',
     HOST: '127.0.0.1',
@@ -181,6 +185,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await server.close();
       rmSync(dir, { recursive: true, force: true });
       await schema?.drop();
+      // The shared Redis only: a test's private Redis may already be gone.
+      if (redisUrl && config.redisUrl === redisUrl) {
+        await dropRedisPrefix(redisUrl, config.redisPrefix);
+      }
     },
   };
 }

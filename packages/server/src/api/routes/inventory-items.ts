@@ -80,7 +80,7 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
             count: Type.Integer({ description: 'Number of items in `data`.' }),
             nextCursor: Type.Union([Type.String(), Type.Null()], {
               description:
-                'Pass as `cursor` for the next page; null on the last page. A search page may hold fewer than `limit` items (even none) and still have a next page: one request examines a bounded number of items, so follow `nextCursor` until it is null.',
+                'Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null.',
             }),
           }),
           ...errorResponses([

@@ -9,6 +9,12 @@ import { postgresSearchText } from './search-text.js';
  * batches, each batch one idempotent upsert (by primary key, the source winning), so a copy
  * that failed halfway is simply run again. The source is read in one transaction: a snapshot,
  * even if a server still writes to it.
+ *
+ * The target records which database it was filled from (stockroom_meta.copied_from = the
+ * source's database_id). A rerun into an earlier copy of the same source converges: rows the
+ * source no longer has are deleted from the target first (items, API keys, memberships, users,
+ * organizations: dependents before what they depend on), each batch in its own transaction,
+ * then everything is upserted again. A target holding anything else is refused.
  */
 
 export class CopyError extends Error {
@@ -29,6 +35,13 @@ interface Table {
 }
 
 export type CopyCounts = Record<Table['label'], number>;
+
+export interface CopyResult {
+  /** Rows of each table in the source, all now in the target. */
+  copied: CopyCounts;
+  /** Rows of each table deleted from the target because the source no longer has them. */
+  deleted: CopyCounts;
+}
 
 export interface CopyOptions {
   batchSize?: number;
@@ -218,21 +231,101 @@ const TABLES: Table[] = [
   },
 ];
 
+/** The embedded database's identity (migration 3 of the SQLite engine). */
+function sourceId(source: Database.Database): string {
+  const row = source.prepare("SELECT value FROM stockroom_meta WHERE key = 'database_id'").get() as
+    | { value: string }
+    | undefined;
+  if (!row) throw new CopyError('the source database has no database_id; run `stockroom migrate`');
+  return row.value;
+}
+
 /**
- * A target is fit when it is empty, or when everything in it came from this source (a rerun
- * after a failure): no organization or user the source does not have.
+ * A target is fit when it is empty, or holds an earlier copy of this source: marked with its
+ * id, or (a copy by a Stockroom from before the mark) holding no organization or user the
+ * source does not have. It is marked before the first row is written, so a copy interrupted
+ * at any point is recognised when run again.
  */
-async function checkTarget(target: PostgresStore, source: Database.Database): Promise<void> {
-  for (const table of ['organizations', 'users']) {
-    const ids = (await target.query(`SELECT id FROM ${table}`)).map((row) => row.id as string);
-    if (ids.length === 0) continue;
-    const known = source.prepare(`SELECT 1 FROM ${table} WHERE id = ?`);
-    const foreign = ids.find((id) => known.get(id) === undefined);
-    if (foreign !== undefined) {
-      throw new CopyError(
-        `the target database is not empty: its ${table} include ${foreign}, which the source does not have; copy into an empty database`,
-      );
+async function claimTarget(
+  target: PostgresStore,
+  source: Database.Database,
+  id: string,
+): Promise<void> {
+  const [mark] = await target.query("SELECT value FROM stockroom_meta WHERE key = 'copied_from'");
+  const copiedFrom = (mark?.value as string | undefined) ?? null;
+  if (copiedFrom !== id) {
+    for (const table of ['organizations', 'users']) {
+      const ids = (await target.query(`SELECT id FROM ${table}`)).map((row) => row.id as string);
+      if (ids.length === 0) continue;
+      if (copiedFrom !== null) {
+        throw new CopyError(
+          `the target database holds a copy of another database (${copiedFrom}, this one is ${id}); copy into an empty database`,
+        );
+      }
+      const known = source.prepare(`SELECT 1 FROM ${table} WHERE id = ?`);
+      const foreign = ids.find((rowId) => known.get(rowId) === undefined);
+      if (foreign !== undefined) {
+        throw new CopyError(
+          `the target database is not empty: its ${table} include ${foreign}, which the source does not have; copy into an empty database`,
+        );
+      }
     }
+  }
+  await target.query(
+    `INSERT INTO stockroom_meta (key, value) VALUES ('copied_from', $1)
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    [id],
+  );
+}
+
+/** The order deletions go in: whatever refers to a row goes before it. */
+const DELETE_ORDER: Array<Table['label']> = [
+  'items',
+  'apiKeys',
+  'memberships',
+  'users',
+  'organizations',
+];
+
+/**
+ * Deletes the target's rows of one table that the source does not have: the target's keys
+ * are read in key order (organization first, for the tables an organization owns), a batch
+ * at a time, and looked up in the source snapshot; each batch's deletions are one transaction.
+ */
+async function deleteAbsent(
+  target: PostgresStore,
+  source: Database.Database,
+  table: Table,
+  batchSize: number,
+): Promise<number> {
+  const columns = table.key.join(', ');
+  const inSource = source.prepare(
+    `SELECT 1 FROM ${table.name} WHERE ${table.key.map((column) => `${column} = ?`).join(' AND ')}`,
+  );
+  let deleted = 0;
+  let last: Row | undefined;
+  for (;;) {
+    const after = last
+      ? `WHERE (${columns}) > (${table.key.map((_, i) => `$${i + 2}`).join(', ')})`
+      : '';
+    const keys = await target.query(
+      `SELECT ${columns} FROM ${table.name} ${after} ORDER BY ${columns} LIMIT $1`,
+      [batchSize, ...(last ? table.key.map((column) => last?.[column]) : [])],
+    );
+    if (keys.length === 0) return deleted;
+    last = keys[keys.length - 1];
+    const absent = keys.filter(
+      (row) => inSource.get(...table.key.map((column) => row[column])) === undefined,
+    );
+    if (absent.length === 0) continue;
+    await target.inTransaction((client) =>
+      client.query(
+        `DELETE FROM ${table.name} WHERE (${columns}) IN (
+           SELECT * FROM unnest(${table.key.map((_, i) => `$${i + 1}::text[]`).join(', ')}))`,
+        table.key.map((column) => absent.map((row) => row[column])),
+      ),
+    );
+    deleted += absent.length;
   }
 }
 
@@ -248,7 +341,7 @@ export async function copySqliteToPostgres(
   sourceFile: string,
   targetUrl: string,
   options: CopyOptions = {},
-): Promise<CopyCounts> {
+): Promise<CopyResult> {
   const batchSize = options.batchSize ?? 1000;
   // Bring the source schema up to date first: the columns read below are those of the latest.
   const migrator = new SqliteStore(sourceFile);
@@ -264,10 +357,15 @@ export async function copySqliteToPostgres(
   });
   try {
     await target.migrate();
-    await checkTarget(target, source);
     const counts = {} as CopyCounts;
+    const deleted = {} as CopyCounts;
     source.exec('BEGIN');
     try {
+      await claimTarget(target, source, sourceId(source));
+      for (const label of DELETE_ORDER) {
+        const table = TABLES.find((candidate) => candidate.label === label) as Table;
+        deleted[label] = await deleteAbsent(target, source, table, batchSize);
+      }
       for (const table of TABLES) {
         const total = (source.prepare(`SELECT COUNT(*) AS n FROM ${table.name}`).get() as Row)
           .n as number;
@@ -293,7 +391,7 @@ export async function copySqliteToPostgres(
       source.exec('COMMIT');
     }
     await verify(target, counts);
-    return counts;
+    return { copied: counts, deleted };
   } finally {
     source.close();
     await target.close();

@@ -1,3 +1,4 @@
+import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
 import { unsearchable } from '../storable.js';
 import type { ItemQuery } from '../types.js';
 import { ITEM_COLUMNS } from './rows.js';
@@ -6,13 +7,23 @@ import { containsPattern, FIELD_SEPARATOR } from './search-text.js';
 export interface Statement {
   sql: string;
   params: unknown[];
+  /**
+   * A bounded walk (needles of 1–2 characters): every row carries `walk_end`, the last id the
+   * walk examined when it examined its whole budget (else null), and a page without items is
+   * one row of nulls but that.
+   */
+  walk?: true;
 }
 
 /**
  * The SQL of one page of items (null when the search can match nothing). Kept apart from the
  * store so the plan test can EXPLAIN exactly what the store runs.
  */
-export function itemListStatement(organizationId: string, query: ItemQuery): Statement | null {
+export function itemListStatement(
+  organizationId: string,
+  query: ItemQuery,
+  scanBudget = DEFAULT_SCAN_BUDGET,
+): Statement | null {
   const params: unknown[] = [organizationId];
   const where = ['organization_id = $1'];
   if (query.status !== undefined) {
@@ -37,10 +48,35 @@ export function itemListStatement(organizationId: string, query: ItemQuery): Sta
   const pattern = `$${params.length}`;
   params.push(query.limit);
   const limit = `$${params.length}`;
+  if (isShortNeedle(query.search)) {
+    // 1–2 characters: no trigram to look up, so no index can find the matches, and a scan of
+    // every match would read the whole organization (or, planned as a sequential scan, the
+    // whole table). The rule both engines share (store/search.ts): walk at most `scanBudget`
+    // rows after the cursor in id order, through (organization_id, id) or (organization_id,
+    // status, id), and say where the walk stopped when it examined its whole budget.
+    params.push(scanBudget);
+    const budget = `$${params.length}`;
+    return {
+      sql: `WITH walk AS MATERIALIZED (
+          SELECT id, search_text FROM items WHERE ${filters} ORDER BY id LIMIT ${budget}
+        ), page AS MATERIALIZED (
+          SELECT id FROM walk WHERE search_text LIKE ${pattern} ORDER BY id LIMIT ${limit}
+        ), walk_end AS (
+          SELECT CASE WHEN count(*) = ${budget} THEN max(id) END AS walk_end FROM walk
+        )
+        SELECT page_items.*, walk_end.walk_end FROM walk_end LEFT JOIN (
+          SELECT ${ITEM_COLUMNS} FROM items
+          WHERE organization_id = $1 AND id IN (SELECT id FROM page)
+        ) AS page_items ON true
+        ORDER BY page_items.id`,
+      params,
+      walk: true,
+    };
+  }
   params.push(probeSize(query.limit));
   const probe = `$${params.length}`;
-  // Two ways to one page, chosen at run time, neither of which can walk the whole organization
-  // through the primary key:
+  // 3+ characters: always a full page. Two ways to one page, chosen at run time, neither of
+  // which can walk the whole organization through the primary key:
   // - `quick`: the next `probe` rows in id order (a bounded index range), filtered. When the
   //   needle is common this already holds a full page, at a cost bounded by `probe`.
   // - `slow`, only when `quick` came up short: every match, gathered in a MATERIALIZED CTE,

@@ -4,8 +4,9 @@ import { postgresSearchText } from './search-text.js';
 /**
  * Versioned schema of the PostgreSQL engine. Append only: a released migration never changes.
  *
- * - Every organization-owned table is keyed by organization_id first, so the schema can be
- *   distributed by organization (Citus) or served from replicas.
+ * - Every organization-owned table is keyed by organization_id first, and has no unique
+ *   constraint without it (migration 2), so the schema can be distributed by organization
+ *   (Citus) or served from replicas. organizations and users are small reference tables.
  * - Ids are `text COLLATE "C"`: byte order equals JavaScript string order, which keyset
  *   cursors (`id > $after`) and ORDER BY id rely on, whatever the database's default collation.
  * - Times are epoch milliseconds in bigint, as on SQLite, so both engines return the same values.
@@ -164,9 +165,54 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
     `,
   },
   {
+    // Every table an organization owns keyed by organization_id first, with no unique
+    // constraint that leaves it out: a table distributed by organization_id (Citus) can only
+    // enforce uniqueness that includes the distribution column.
+    //
+    // - rate_limit_counters: re-keyed (organization_id, key_id, window…). The counters are
+    //   ephemeral (UNLOGGED), so the table is recreated: windows in progress start afresh.
+    // - api_keys: UNIQUE (id) and UNIQUE (hash) become UNIQUE (organization_id, hash) plus
+    //   plain indexes on hash (authentication looks a key up before knowing its organization)
+    //   and on id (the CLI names keys by id). Ids and hashes stay unique by construction:
+    //   ObjectIds, and SHA-256 of 32 random base62 characters.
+    //
+    // organizations and users stay keyed by their own ids: small reference tables (under
+    // Citus, replicated to every node), as is schema_migrations.
+    version: 2,
+    name: 'keyed_by_organization',
+    sql: `
+      DROP TABLE rate_limit_counters;
+      CREATE UNLOGGED TABLE rate_limit_counters (
+        organization_id text COLLATE "C" NOT NULL,
+        key_id text COLLATE "C" NOT NULL,
+        window_seconds integer NOT NULL,
+        window_index bigint NOT NULL,
+        hits integer NOT NULL,
+        expires_at bigint NOT NULL,
+        PRIMARY KEY (organization_id, key_id, window_seconds, window_index)
+      );
+      CREATE INDEX rate_limit_counters_expiry ON rate_limit_counters (expires_at);
+
+      ALTER TABLE api_keys DROP CONSTRAINT api_keys_id_key, DROP CONSTRAINT api_keys_hash_key;
+      ALTER TABLE api_keys ADD CONSTRAINT api_keys_organization_hash_key UNIQUE (organization_id, hash);
+      CREATE INDEX api_keys_hash ON api_keys (hash);
+      CREATE INDEX api_keys_id ON api_keys (id);
+    `,
+  },
+  {
+    // Facts about the database itself, not about an organization (like schema_migrations):
+    // `copied_from` names the embedded database `db copy` filled it from, so a rerun knows
+    // the target holds an earlier copy of the same source.
+    version: 3,
+    name: 'stockroom_meta',
+    sql: `
+      CREATE TABLE stockroom_meta (key text PRIMARY KEY, value text NOT NULL);
+    `,
+  },
+  {
     // Search text was folded by upper-then-lower case mapping, which is not Unicode simple case
     // folding (it folded dotless ı into i, and missed a few mappings): fold it again.
-    version: 2,
+    version: 4,
     name: 'simple_case_folding',
     sql: '',
     run: refoldSearchText,

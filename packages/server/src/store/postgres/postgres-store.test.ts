@@ -102,7 +102,12 @@ describe.skipIf(skip)('PostgresStore', () => {
     try {
       const applied = await Promise.all(stores.map((s) => s.migrate()));
       expect(applied.filter((names) => names.length > 0)).toHaveLength(1);
-      expect(applied.flat()).toEqual(['0001_initial', '0002_simple_case_folding']);
+      expect(applied.flat()).toEqual([
+        '0001_initial',
+        '0002_keyed_by_organization',
+        '0003_stockroom_meta',
+        '0004_simple_case_folding',
+      ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
       await fresh.drop();
@@ -115,7 +120,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 2\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 4\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');
@@ -123,24 +128,57 @@ describe.skipIf(skip)('PostgresStore', () => {
     expect(await store.migrate()).toEqual([]);
   });
 
-  it('keys every organization-owned table by organization_id first', async () => {
+  it('keys every organization-owned table by organization_id first, and only those', async () => {
+    // Every unique index (primary keys included) with its leading column: a table distributed
+    // by organization_id can only enforce uniqueness that includes it.
     const rows = await store.query(
-      `SELECT c.relname AS table, a.attname AS first_column
+      `SELECT c.relname AS table, ic.relname AS index, a.attname AS first_column
        FROM pg_index i
        JOIN pg_class c ON c.oid = i.indrelid
+       JOIN pg_class ic ON ic.oid = i.indexrelid
        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
-       WHERE i.indisprimary AND c.relnamespace = current_schema()::regnamespace
-       ORDER BY 1`,
+       WHERE i.indisunique AND c.relnamespace = current_schema()::regnamespace
+       ORDER BY 1, 2`,
     );
     expect(rows).toEqual([
-      { table: 'api_keys', first_column: 'organization_id' },
-      { table: 'items', first_column: 'organization_id' },
-      { table: 'memberships', first_column: 'organization_id' },
-      // Keyed by their own ids: the organization itself, global users and counters of keys.
-      { table: 'organizations', first_column: 'id' },
-      { table: 'rate_limit_counters', first_column: 'key_id' },
-      { table: 'schema_migrations', first_column: 'version' },
-      { table: 'users', first_column: 'id' },
+      {
+        table: 'api_keys',
+        index: 'api_keys_organization_hash_key',
+        first_column: 'organization_id',
+      },
+      { table: 'api_keys', index: 'api_keys_pkey', first_column: 'organization_id' },
+      { table: 'items', index: 'items_organization_sku', first_column: 'organization_id' },
+      { table: 'items', index: 'items_pkey', first_column: 'organization_id' },
+      { table: 'memberships', index: 'memberships_pkey', first_column: 'organization_id' },
+      // The exceptions: the small reference tables, keyed by their own ids, and facts about the
+      // database itself (its migrations, where `db copy` filled it from).
+      { table: 'organizations', index: 'organizations_pkey', first_column: 'id' },
+      { table: 'organizations', index: 'organizations_slug_key', first_column: 'slug' },
+      {
+        table: 'rate_limit_counters',
+        index: 'rate_limit_counters_pkey',
+        first_column: 'organization_id',
+      },
+      { table: 'schema_migrations', index: 'schema_migrations_pkey', first_column: 'version' },
+      { table: 'stockroom_meta', index: 'stockroom_meta_pkey', first_column: 'key' },
+      { table: 'users', index: 'users_email_normalized_key', first_column: 'email_normalized' },
+      { table: 'users', index: 'users_pkey', first_column: 'id' },
     ]);
+  });
+
+  it('finds a key by its hash or its id through an index, without its organization', async () => {
+    // The table is nearly empty here: sequential scans are ruled out to see which index serves.
+    const plans = await store.inTransaction(async (client) => {
+      await client.query('SET LOCAL enable_seqscan = off');
+      const explain = async (sql: string) =>
+        // json comes back as its text from this store's pool.
+        String((await client.query(`EXPLAIN (FORMAT JSON) ${sql}`)).rows[0]?.['QUERY PLAN']);
+      return [
+        await explain("SELECT * FROM api_keys WHERE hash = 'x'"),
+        await explain("SELECT * FROM api_keys WHERE id = 'x'"),
+      ];
+    });
+    expect(plans[0]).toContain('"Index Name": "api_keys_hash"');
+    expect(plans[1]).toContain('"Index Name": "api_keys_id"');
   });
 });

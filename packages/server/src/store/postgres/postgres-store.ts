@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { newId } from '../../ids.js';
+import { DEFAULT_SCAN_BUDGET } from '../search.js';
 import {
   type ApiKeyRecord,
   type Item,
@@ -42,12 +43,19 @@ class Rollback extends Error {}
  * The scale-out engine: PostgreSQL through a node-postgres pool. Same semantics as the SQLite
  * engine (the store contract suite runs both); what differs is only what the dialect forces.
  */
+export interface PostgresStoreOptions extends PostgresOptions {
+  /** Rows a search for a needle of 1–2 characters examines (store/search.ts); tests lower it. */
+  scanBudget?: number;
+}
+
 export class PostgresStore implements Store {
   readonly engine = 'postgres' as const;
   private readonly pool: pg.Pool;
+  private readonly scanBudget: number;
 
-  constructor(connectionString: string, options: PostgresOptions = {}) {
+  constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = createPool(connectionString, options);
+    this.scanBudget = options.scanBudget ?? DEFAULT_SCAN_BUDGET;
   }
 
   /** Runs database work, turning outages and deadlines into StoreUnavailableError (503). */
@@ -332,9 +340,14 @@ export class PostgresStore implements Store {
   }
 
   async listItems(organizationId: string, query: ItemQuery): Promise<Item[]> {
-    const statement = itemListStatement(organizationId, query);
+    const statement = itemListStatement(organizationId, query, this.scanBudget);
     if (!statement) return [];
-    return (await this.rows(statement.sql, statement.params)).map(toItem);
+    const rows = await this.rows(statement.sql, statement.params);
+    if (!statement.walk) return rows.map(toItem);
+    const items = rows.filter((row) => row.id !== null).map(toItem);
+    const walkEnd = rows[0]?.walk_end as string | null | undefined;
+    if (items.length < query.limit && walkEnd) query.onPartialPage?.(walkEnd);
+    return items;
   }
 
   async getItem(organizationId: string, id: string): Promise<Item | null> {
@@ -430,18 +443,19 @@ export class PostgresStore implements Store {
    * Redis is configured): concurrent hits from every process queue on the row lock.
    */
   async incrementRateLimitCounter(
+    organizationId: string,
     keyId: string,
     windowSeconds: number,
     windowIndex: number,
     expiresAt: number,
   ): Promise<number> {
     const [row] = await this.rows(
-      `INSERT INTO rate_limit_counters (key_id, window_seconds, window_index, hits, expires_at)
-       VALUES ($1, $2, $3, 1, $4)
-       ON CONFLICT (key_id, window_seconds, window_index)
+      `INSERT INTO rate_limit_counters (organization_id, key_id, window_seconds, window_index, hits, expires_at)
+       VALUES ($1, $2, $3, $4, 1, $5)
+       ON CONFLICT (organization_id, key_id, window_seconds, window_index)
        DO UPDATE SET hits = rate_limit_counters.hits + 1
        RETURNING hits`,
-      [keyId, windowSeconds, windowIndex, expiresAt],
+      [organizationId, keyId, windowSeconds, windowIndex, expiresAt],
     );
     return row?.hits as number;
   }

@@ -93,11 +93,13 @@ interface Walk {
   items: Item[];
   pages: number;
   shortPages: number;
+  /** Items in each page. */
+  sizes: number[];
 }
 
 /** Follows a search walk the way the API does: afterId from a full page or a short one. */
 async function walk(store: SqliteStore, org: string, query: Omit<ItemQuery, 'afterId'>) {
-  const result: Walk = { items: [], pages: 0, shortPages: 0 };
+  const result: Walk = { items: [], pages: 0, shortPages: 0, sizes: [] };
   let afterId: string | undefined;
   for (let guard = 0; guard < 10_000; guard++) {
     let resume: string | undefined;
@@ -112,6 +114,7 @@ async function walk(store: SqliteStore, org: string, query: Omit<ItemQuery, 'aft
     result.pages++;
     const page = rows.slice(0, query.limit);
     result.items.push(...page);
+    result.sizes.push(page.length);
     if (rows.length > query.limit) afterId = page[page.length - 1]?.id;
     else if (resume !== undefined) {
       result.shortPages++;
@@ -205,7 +208,7 @@ describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
     }
   });
 
-  it('bounds a walk for short or common needles with short pages that resume exactly', async () => {
+  it('bounds a walk for needles of 1–2 characters with short pages that resume exactly', async () => {
     const org = orgs[0] as Organization;
     // "zq" matches nothing: a 9-row budget needs many short (empty) pages to cover 709 items.
     const rare = await walk(tight, org.id, { limit: 5, search: 'zq' });
@@ -213,7 +216,69 @@ describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
     expect(rare.shortPages).toBeGreaterThan(70);
     // With the default limits the same walk is one page.
     const once = await walk(loose, org.id, { limit: 5, search: 'zq' });
-    expect(once).toEqual({ items: [], pages: 1, shortPages: 0 });
+    expect(once).toEqual({ items: [], pages: 1, shortPages: 0, sizes: [0] });
+  });
+
+  it('gives a needle of 3+ characters full pages only, whatever plan serves it', async () => {
+    for (const org of orgs) {
+      for (const needle of NEEDLES.filter((n) => ftsPhrase(foldCase(n)) !== null)) {
+        for (const status of [undefined, 'Draft' as const]) {
+          for (const store of [tight, indexed, loose]) {
+            const got = await walk(store, org.id, {
+              limit: 4,
+              search: foldCase(needle),
+              ...(status ? { status } : {}),
+            });
+            const label = `${needle} (${status ?? 'any'}) in ${org.slug}`;
+            expect(got.shortPages, label).toBe(0);
+            // Every page but the last holds exactly `limit` items.
+            expect(
+              got.sizes.slice(0, -1).every((size) => size === 4),
+              label,
+            ).toBe(true);
+          }
+        }
+      }
+    }
+  });
+
+  it("keeps rowids in _id order when another process wrote the organization's latest id", async () => {
+    const org = await loose.createOrganization({ name: 'Race', slug: 'race', features: [] });
+    await loose.writeItems(org.id, [{ name: 'first', sku: 'R-1' }]);
+    // Another process's item of this very second, its random bytes sorting above ours.
+    const seconds = Math.floor(Date.now() / 1000)
+      .toString(16)
+      .padStart(8, '0');
+    const theirs = `${seconds}ffffffffff000001`;
+    const db = new Database(loose.file);
+    try {
+      db.prepare(
+        `INSERT INTO items (seq, organization_id, id, name, status, quantity, search_text, created_at, updated_at)
+         SELECT max(seq) + 1, ?, ?, 'theirs', 'Draft', 0, 'theirs', 0, 0 FROM items
+         WHERE organization_id = ?`,
+      ).run(org.id, theirs, org.id);
+    } finally {
+      db.close();
+    }
+    await loose.writeItems(org.id, [
+      { name: 'ours', sku: 'R-2' },
+      { name: 'ours too', sku: 'R-3' },
+    ]);
+    const check = new Database(loose.file, { readonly: true });
+    try {
+      const bySeq = (
+        check
+          .prepare('SELECT id FROM items WHERE organization_id = ? ORDER BY seq')
+          .all(org.id) as Array<{
+          id: string;
+        }>
+      ).map((row) => row.id);
+      expect(bySeq).toHaveLength(4);
+      expect(bySeq[1]).toBe(theirs);
+      expect(bySeq).toEqual([...bySeq].sort());
+    } finally {
+      check.close();
+    }
   });
 
   it('sees rows queued for the index, updates and deletes at once', async () => {
@@ -326,7 +391,12 @@ describe('migration 2 (search index) on a database made by migration 1', () => {
 
       const store = new SqliteStore(file);
       try {
-        expect(await store.migrate()).toEqual(['0002_search_index', '0003_simple_case_folding']);
+        expect(await store.migrate()).toEqual([
+          '0002_search_index',
+          '0003_database_id',
+          '0004_rowids_in_id_order',
+          '0005_simple_case_folding',
+        ]);
         const first = await store.listItems('a'.repeat(24), { limit: 100 });
         expect(first.map((item) => item.sku)).toEqual(
           Array.from({ length: 15 }, (_, k) => `S${k * 2}`),
@@ -355,6 +425,101 @@ describe('migration 2 (search index) on a database made by migration 1', () => {
             (item) => item.sku,
           ),
         ).toEqual(['N1']);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migration 4 (rowids in _id order) on a database whose rows are not', () => {
+  it('renumbers the organizations out of order, and searches stay exact', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-migrate-'));
+    const file = path.join(dir, 'stockroom.db');
+    try {
+      const db = new Database(file);
+      db.exec(
+        'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+      );
+      for (const migration of SQLITE_MIGRATIONS.slice(0, 3)) {
+        db.exec(migration.sql);
+        db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(
+          migration.version,
+          migration.name,
+        );
+      }
+      const insertOrg = db.prepare(
+        `INSERT INTO organizations (id, name, slug, features, created_at, updated_at, seq)
+         VALUES (?, ?, ?, '[]', 0, 0, ?)`,
+      );
+      insertOrg.run('a'.repeat(24), 'Mixed', 'mixed', 1);
+      insertOrg.run('b'.repeat(24), 'Tidy', 'tidy', 2);
+      const insertItem = db.prepare(
+        `INSERT INTO items (seq, organization_id, id, name, status, quantity, search_text, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'Active', 0, ?, 0, 0)`,
+      );
+      // Two writers in the same second: their ids interleave by random bytes, not by time.
+      const mixed: Array<[string, string]> = [];
+      for (let i = 0; i < 40; i++) {
+        const writer = i % 2 === 0 ? '1111111111' : '0000000000';
+        mixed.push([
+          `65000000${writer}${String(i).padStart(6, '0')}`,
+          `gear ${i} ${i % 3 === 0 ? 'steel' : 'brass'}`,
+        ]);
+      }
+      mixed.forEach(([id, name], i) => {
+        insertItem.run(2 ** 32 + i + 1, 'a'.repeat(24), id, name, foldCase(name));
+      });
+      for (let i = 0; i < 5; i++) {
+        insertItem.run(
+          2 * 2 ** 32 + i + 1,
+          'b'.repeat(24),
+          `65000000aaaaaaaaaa${String(i).padStart(6, '0')}`,
+          `tidy steel ${i}`,
+          `tidy steel ${i}`,
+        );
+      }
+      // Some rows indexed, the last ones still queued.
+      db.exec(`INSERT INTO items_search (rowid, search_text)
+               SELECT seq, search_text FROM items WHERE seq IN (SELECT seq FROM items_search_pending WHERE seq <= ${2 ** 32 + 30})`);
+      db.exec(`DELETE FROM items_search_pending WHERE seq <= ${2 ** 32 + 30}`);
+      const tidyBefore = db
+        .prepare('SELECT seq, id FROM items WHERE organization_id = ? ORDER BY seq')
+        .all('b'.repeat(24));
+      db.close();
+
+      const store = new SqliteStore(file, { searchLimits: { ftsCandidateCap: 3, scanBudget: 4 } });
+      try {
+        expect(await store.migrate()).toEqual([
+          '0004_rowids_in_id_order',
+          '0005_simple_case_folding',
+        ]);
+        const check = new Database(file);
+        try {
+          const bySeq = (org: string) =>
+            check
+              .prepare('SELECT seq, id FROM items WHERE organization_id = ? ORDER BY seq')
+              .all(org) as Array<{ seq: number; id: string }>;
+          const a = bySeq('a'.repeat(24));
+          expect(a.map((row) => row.id)).toEqual(mixed.map(([id]) => id).sort());
+          expect(a.map((row) => row.seq)).toEqual(mixed.map((_, i) => 2 ** 32 + i + 1));
+          expect(bySeq('b'.repeat(24))).toEqual(tidyBefore);
+          // The index agrees with its content table once the queue is indexed.
+          check
+            .prepare("INSERT INTO items_search (items_search, rank) VALUES ('integrity-check', 1)")
+            .run();
+        } finally {
+          check.close();
+        }
+        const expected = mixed
+          .filter(([, name]) => name.includes('steel'))
+          .map(([id]) => id)
+          .sort();
+        const got = await walk(store, 'a'.repeat(24), { limit: 3, search: 'steel' });
+        expect(got.items.map((item) => item.id)).toEqual(expected);
+        expect(got.shortPages).toBe(0);
       } finally {
         await store.close();
       }

@@ -1,16 +1,25 @@
 import type Database from 'better-sqlite3';
+import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
 import type { ItemQuery } from '../types.js';
 
 /**
  * Item search on SQLite: a substring match of the folded needle in `items.search_text`
  * (instr semantics: `%`, `_`, `\` literal, accents significant), made fast by the FTS5 trigram
- * index of migration 2 and bounded in every case.
+ * index of migration 2 and bounded in every case. The pages follow the rule both engines share
+ * (store/search.ts): a needle of 1–2 characters examines at most `scanBudget` rows and may
+ * return a short page; a longer needle always returns a full page.
  *
  * Every plan is scoped to one organization before it reads anything: the item table through
  * its `(organization_id, id)` and `(organization_id, status, id)` indexes, the FTS5 index through
- * the organization's rowid range [lo, hi] (one range per organization, migration 2).
+ * the organization's rowid range [lo, hi] (one range per organization, migration 2). Within a
+ * range, rowids follow `_id` order: rows get the next rowid when written, with an id greater
+ * than every id of their organization (ids.ts newIdAfter; migration 4 put older rows in order).
  *
  * Plans, for a page of `limit` items after a keyset position:
+ * - needle of 1–2 characters (no trigram can index it): walk the organization in `_id` order
+ *   testing instr, at most `scanBudget` rows. When the budget runs out first the page is
+ *   returned short, with `onPartialPage` naming the last `_id` examined, so the next page
+ *   resumes there. A walk still returns every match exactly once.
  * - an organization with at most `scanBudget` rows (its size is read off its rowid range in
  *   O(log n)): walk all its rows in `_id` order testing instr. Never touches the FTS5 index, so
  *   a small organization's search costs what the organization holds, whatever else is stored.
@@ -21,11 +30,13 @@ import type { ItemQuery } from '../types.js';
  *   rare combination of common trigrams, an absent term): fetch those rows by rowid, keep the
  *   true substring matches (instr; the phrase query already requires consecutive trigrams, the
  *   post-filter makes the answer exact), sort by `_id`.
- * - otherwise (a common needle, or one of 1–2 characters, which trigrams cannot index): walk
- *   the organization in `_id` order testing instr; a common needle fills a page after a few
- *   hundred rows. The walk examines at most `scanBudget` rows; when it runs out first the page
- *   is returned short, with `onPartialPage` naming the last `_id` examined, so the next page
- *   resumes there. A walk still returns every match exactly once.
+ * - otherwise (a needle common in the organization): walk it in `_id` order testing instr; a
+ *   common needle fills a page after a few hundred rows. When `scanBudget` rows were examined
+ *   and the page is not full (the needle is common, but not around the cursor), continue after
+ *   the last row examined with the whole-needle phrase query in rowid (= `_id`) order, from
+ *   that row's rowid to the end of the range, for as many matches as the page still needs,
+ *   post-filtered with instr: a full page, at the cost of reading the doclists up to the last
+ *   match it needs.
  */
 
 /** Width of one organization's rowid range. */
@@ -42,7 +53,10 @@ export interface SearchLimits {
  * Measured on the benchmark's 1M-item organization (BENCHMARKS.md): fetching and sorting 5,000
  * candidates and walking 10,000 rows each take a few milliseconds.
  */
-export const DEFAULT_SEARCH_LIMITS: SearchLimits = { ftsCandidateCap: 5000, scanBudget: 10_000 };
+export const DEFAULT_SEARCH_LIMITS: SearchLimits = {
+  ftsCandidateCap: 5000,
+  scanBudget: DEFAULT_SCAN_BUDGET,
+};
 
 /** How long the per-organization row estimates that pick a reading direction are kept. */
 const EXTENTS_TTL_MS = 10_000;
@@ -63,9 +77,7 @@ type Row = unknown[];
 
 /** The FTS5 query for a folded needle: one phrase (consecutive trigrams), or null if < 3 chars. */
 export function ftsPhrase(needle: string): string | null {
-  let chars = 0;
-  for (const _ of needle) if (++chars >= 3) break;
-  if (chars < 3) return null;
+  if (isShortNeedle(needle)) return null;
   return `"${needle.replaceAll('"', '""')}"`;
 }
 
@@ -230,14 +242,20 @@ export function searchItems(
 ): Row[] {
   const [lo, hi] = organizationRange(organizationSeq);
   const size = rowsIn(db, lo, hi);
-  if (size > limits.scanBudget && ftsPhrase(needle) !== null) {
+  const phrase = ftsPhrase(needle);
+  if (phrase === null) {
+    const walk = orderedWalk(db, columns, organizationId, needle, query, limits.scanBudget, size);
+    if (walk.lastExamined) query.onPartialPage?.(walk.lastExamined.id);
+    return walk.rows;
+  }
+  if (size > limits.scanBudget) {
     let candidates: number[] | null = null;
-    for (const phrase of stats.trigrams.phrases(needle)) {
+    for (const part of stats.trigrams.phrases(needle)) {
       candidates = indexCandidates(
         db,
         stats.extents,
         organizationSeq,
-        phrase,
+        part,
         limits.ftsCandidateCap,
       );
       if (candidates !== null) break;
@@ -261,7 +279,75 @@ export function searchItems(
         ) as Row[];
     }
   }
-  return orderedWalk(db, columns, organizationId, needle, query, limits.scanBudget, size);
+  const walk = orderedWalk(db, columns, organizationId, needle, query, limits.scanBudget, size);
+  if (!walk.lastExamined) return walk.rows;
+  const rest = phraseAfter(
+    db,
+    columns,
+    phrase,
+    needle,
+    walk.lastExamined.seq,
+    hi,
+    query,
+    query.limit - walk.rows.length,
+  );
+  return inIdOrder([...walk.rows, ...rest]);
+}
+
+/**
+ * The matches after a rowid, to the end of the organization's range, in rowid order: index
+ * matches of the whole-needle phrase and rows still queued for the index, kept when instr
+ * (and the status filter) agree, `want` at most. Two queries merged here: one statement with
+ * UNION ALL would be sorted as a whole (every match of a common needle read first), while each
+ * alone streams in rowid order and stops at its LIMIT.
+ */
+function phraseAfter(
+  db: SearchStatements,
+  columns: string,
+  phrase: string,
+  needle: string,
+  afterSeq: number,
+  hi: number,
+  query: ItemQuery,
+  want: number,
+): Row[] {
+  const status = query.status === undefined ? '' : ' AND i.status = ?';
+  const statusParams = query.status === undefined ? [] : [query.status];
+  const indexed = db
+    .stmt(
+      `SELECT ${columns}, i.seq FROM items_search f CROSS JOIN items i ON i.seq = f.rowid
+       WHERE items_search MATCH ? AND f.rowid > ? AND f.rowid <= ?
+         AND instr(i.search_text, ?) > 0${status}
+       ORDER BY f.rowid LIMIT ?`,
+    )
+    .all(phrase, afterSeq, hi, needle, ...statusParams, want) as Row[];
+  const queued = db
+    .stmt(
+      `SELECT ${columns}, i.seq FROM items_search_pending p CROSS JOIN items i ON i.seq = p.seq
+       WHERE p.seq > ? AND p.seq <= ? AND instr(i.search_text, ?) > 0${status}
+       ORDER BY p.seq LIMIT ?`,
+    )
+    .all(afterSeq, hi, needle, ...statusParams, want) as Row[];
+  const seqOf = (row: Row) => row[row.length - 1] as number;
+  const merged =
+    queued.length === 0 ? indexed : [...indexed, ...queued].sort((a, b) => seqOf(a) - seqOf(b));
+  return merged.slice(0, want).map((row) => row.slice(0, -1));
+}
+
+/** Rows sorted by `_id` (the first column); already so in every plan, kept a checked fact. */
+function inIdOrder(rows: Row[]): Row[] {
+  for (let k = 1; k < rows.length; k++) {
+    if ((rows[k - 1]?.[0] as string) > (rows[k]?.[0] as string)) {
+      return rows.sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1));
+    }
+  }
+  return rows;
+}
+
+interface Walk {
+  rows: Row[];
+  /** Set when the budget ran out before the page was full: the last row examined. */
+  lastExamined: { id: string; seq: number } | null;
 }
 
 /** The bounded walk in `_id` order (see above). */
@@ -273,36 +359,29 @@ function orderedWalk(
   query: ItemQuery,
   budget: number,
   size: number,
-): Row[] {
+): Walk {
   const extra = filters('items', query);
   // The inner query walks at most `budget` rows of the organization in _id order; the outer
   // one keeps the matches, reading the full row of those only, and stops at `limit`.
-  const rows = db
-    .stmt(
-      `SELECT ${columns} FROM (
-         SELECT seq AS s, search_text AS t FROM items
-         WHERE organization_id = ?${extra.sql} ORDER BY id LIMIT ?
-       ) AS walk CROSS JOIN items i ON i.seq = walk.s
-       WHERE instr(walk.t, ?) > 0 LIMIT ?`,
-    )
-    .all(organizationId, ...extra.params, budget, needle, query.limit) as Row[];
-  // The walk yields rows in _id order; keep that a checked fact rather than a plan detail.
-  for (let k = 1; k < rows.length; k++) {
-    if ((rows[k - 1]?.[0] as string) > (rows[k]?.[0] as string)) {
-      rows.sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1));
-      break;
-    }
-  }
-  // A short page of an organization larger than the budget: complete, or did the budget run
-  // out first? The budget's last row says.
-  if (rows.length < query.limit && size > budget && query.onPartialPage) {
-    const last = db
+  const rows = inIdOrder(
+    db
       .stmt(
-        `SELECT id FROM items WHERE organization_id = ?${extra.sql}
-         ORDER BY id LIMIT 1 OFFSET ?`,
+        `SELECT ${columns} FROM (
+           SELECT seq AS s, search_text AS t FROM items
+           WHERE organization_id = ?${extra.sql} ORDER BY id LIMIT ?
+         ) AS walk CROSS JOIN items i ON i.seq = walk.s
+         WHERE instr(walk.t, ?) > 0 LIMIT ?`,
       )
-      .get(organizationId, ...extra.params, budget - 1) as [string] | undefined;
-    if (last) query.onPartialPage(last[0]);
-  }
-  return rows;
+      .all(organizationId, ...extra.params, budget, needle, query.limit) as Row[],
+  );
+  // A short page: complete, or did the budget run out first? The budget's last row says (an
+  // organization that never held `budget` rows cannot run it out).
+  if (rows.length >= query.limit || size < budget) return { rows, lastExamined: null };
+  const last = db
+    .stmt(
+      `SELECT id, seq FROM items WHERE organization_id = ?${extra.sql}
+       ORDER BY id LIMIT 1 OFFSET ?`,
+    )
+    .get(organizationId, ...extra.params, budget - 1) as [string, number] | undefined;
+  return { rows, lastExamined: last ? { id: last[0], seq: last[1] } : null };
 }

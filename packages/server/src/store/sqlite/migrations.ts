@@ -185,9 +185,58 @@ export const SQLITE_MIGRATIONS: Migration[] = [
     `,
   },
   {
+    // Which database this is, for `db copy`: a rerun into a target that holds an earlier copy
+    // of this same database brings it up to date (deleting what is gone from here), and a
+    // target holding a copy of another database is refused.
+    version: 3,
+    name: 'database_id',
+    sql: `
+      CREATE TABLE stockroom_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO stockroom_meta (key, value) VALUES ('database_id', lower(hex(randomblob(16))));
+    `,
+  },
+  {
+    // Within an organization's range, rowids (items.seq) in `_id` order: a search continues a
+    // walk in `_id` order with the FTS5 index in rowid order (item-search.ts). New rows keep
+    // it (ids.ts newIdAfter); rows written before, by two processes in the same second (whose
+    // ids sort by their random bytes, not by time), may not. The organizations where some row
+    // follows a row with a greater id get their rowids renumbered in `_id` order: their index
+    // entries are dropped, the rows move (through the upper half of the range, which no
+    // organization reaches, so no two rows ever share a rowid) and are queued for the index,
+    // which the store rebuilds for them right after migrating. Other organizations are not
+    // touched.
+    version: 4,
+    name: 'rowids_in_id_order',
+    sql: `
+      CREATE TEMP TABLE reordered AS
+        SELECT i.seq AS old_seq,
+          (i.seq / 4294967296) * 4294967296
+            + ROW_NUMBER() OVER (PARTITION BY i.organization_id ORDER BY i.id) AS new_seq
+        FROM items i
+        WHERE i.organization_id IN (
+          SELECT organization_id FROM (
+            SELECT organization_id, id,
+              LAG(id) OVER (PARTITION BY organization_id ORDER BY seq) AS previous
+            FROM items
+          ) WHERE previous > id
+        );
+      DELETE FROM reordered WHERE old_seq = new_seq;
+
+      INSERT INTO items_search (items_search, rowid, search_text)
+        SELECT 'delete', r.old_seq, i.search_text FROM reordered r JOIN items i ON i.seq = r.old_seq
+        WHERE NOT EXISTS (SELECT 1 FROM items_search_pending p WHERE p.seq = r.old_seq);
+      DELETE FROM items_search_pending WHERE seq IN (SELECT old_seq FROM reordered);
+      UPDATE items SET seq = seq + 2147483648 WHERE seq IN (SELECT old_seq FROM reordered);
+      UPDATE items SET seq = (SELECT new_seq FROM reordered WHERE old_seq = items.seq - 2147483648)
+        WHERE seq IN (SELECT old_seq + 2147483648 FROM reordered);
+      INSERT INTO items_search_pending (seq) SELECT new_seq FROM reordered;
+      DROP TABLE reordered;
+    `,
+  },
+  {
     // Search text was folded by upper-then-lower case mapping, which is not Unicode simple case
     // folding (it folded dotless ı into i, and missed a few mappings): fold it again.
-    version: 3,
+    version: 5,
     name: 'simple_case_folding',
     sql: '',
     run: refoldSearchText,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { newId } from '../../ids.js';
+import { newId, newIdAfter } from '../../ids.js';
 import { searchText } from '../search.js';
 import { unsearchable, unstorableReason } from '../storable.js';
 import {
@@ -726,6 +726,21 @@ export class SqliteStore implements Store {
            custom_fields = ?, search_text = ?, updated_at = ?
          WHERE organization_id = ? AND id = ?`,
       );
+      // New ids sort after every id of the organization, as their rowids do (item-search.ts
+      // relies on rowid order being _id order); read once per transaction, under the write lock.
+      let idFloor: string | null | undefined;
+      const nextId = (): string => {
+        if (idFloor === undefined) {
+          idFloor =
+            (
+              this.stmt('SELECT MAX(id) AS m FROM items WHERE organization_id = ?').get(
+                organizationId,
+              ) as { m: string | null }
+            ).m ?? null;
+        }
+        idFloor = newIdAfter(idFloor, now);
+        return idFloor;
+      };
       // Rows this write leaves queued for the search index (a bulk load), once committed.
       let queuedNow = 0;
       const transaction = this.db.transaction(() => {
@@ -783,7 +798,7 @@ export class SqliteStore implements Store {
           insert.run(
             allocateSeq(),
             organizationId,
-            newId(now),
+            nextId(),
             item.name,
             item.description,
             item.sku,
