@@ -173,8 +173,21 @@ export async function runPrimary(
     }, delay);
   });
 
-  process.once('SIGTERM', () => stop('SIGTERM', 0));
-  process.once('SIGINT', () => stop('SIGINT', 0));
+  // Registered for good, as in a single server (server.ts): a repeated signal during the drain
+  // must not meet the default action, which would end the primary, and its workers with it,
+  // mid-request. It is logged and ignored; SIGKILL stops at once.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(
+        { signal },
+        'already shutting down: workers are still finishing in-flight requests (send SIGKILL to stop at once)',
+      );
+      return;
+    }
+    stop(signal, 0);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   logger.info({ workers: count }, 'starting workers');
   for (let i = 0; i < count; i++) fork();
 }

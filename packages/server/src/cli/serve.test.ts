@@ -190,50 +190,58 @@ describe('stockroom serve', () => {
     expect(await stop(again)).toBe(0);
   });
 
-  it('ignores a repeated SIGTERM or SIGINT while it drains, and still finishes every request', async () => {
-    const db = path.join(sandbox.dir, 'drain.db');
-    const started = await start(['--port', '0', '--docs-port', '0', '--no-demo'], {
-      DATABASE_URL: db,
-      LOG_LEVEL: 'info',
-    });
-    const { hostname, port } = new URL(started.apiUrl);
-    // On each connection, in one write: a whole request, and the start of a second one whose
-    // headers are not complete. Once the first is answered the server has read the second's
-    // start too, so it is in flight: the drain cannot end before it is answered, and every
-    // signal below arrives while the drain runs.
-    const request = `GET /api/v1/health HTTP/1.1\r\nHost: ${hostname}\r\n`;
-    const sockets: Socket[] = [];
-    const replies: Array<Promise<string>> = [];
-    for (let i = 0; i < 3; i++) {
-      const socket = connect(Number(port), hostname);
-      let reply = '';
-      const firstAnswered = new Promise<void>((resolve) => {
-        socket.setEncoding('utf8').on('data', (chunk: string) => {
-          reply += chunk;
-          if (reply.includes('"status":"ok"')) resolve();
-        });
+  it.each([
+    ['one process', []],
+    ['two workers', ['--workers', '2']],
+  ])(
+    'ignores a repeated SIGTERM or SIGINT while it drains (%s), and still finishes every request',
+    async (name, workers) => {
+      const db = path.join(sandbox.dir, `drain-${name.replace(' ', '-')}.db`);
+      const started = await start(['--port', '0', '--docs-port', '0', '--no-demo', ...workers], {
+        DATABASE_URL: db,
+        LOG_LEVEL: 'info',
       });
-      replies.push(once(socket, 'close').then(() => reply));
-      socket.write(`${request}\r\n${request}`);
-      await firstAnswered;
-      sockets.push(socket);
-    }
-    const exited = once(started.child, 'exit');
-    started.child.kill('SIGTERM');
-    await started.waitForStdout(/shutting down: finishing in-flight requests/);
-    started.child.kill('SIGTERM');
-    await started.waitForStdout(/"signal":"SIGTERM".*already shutting down/);
-    started.child.kill('SIGINT');
-    await started.waitForStdout(/"signal":"SIGINT".*already shutting down.*SIGKILL/);
-    for (const socket of sockets) socket.end('Connection: close\r\n\r\n');
-    for (const reply of await Promise.all(replies)) {
-      // Both requests of the connection answered, the second after every signal.
-      expect(reply.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(2);
-      expect(reply.match(/"status":"ok"/g)).toHaveLength(2);
-    }
-    const [code, signal] = await exited;
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
-  });
+      const { hostname, port } = new URL(started.apiUrl);
+      // On each connection, in one write: a whole request, and the start of a second one whose
+      // headers are not complete. Once the first is answered the server has read the second's
+      // start too, so it is in flight: the drain cannot end before it is answered, and every
+      // signal below arrives while the drain runs.
+      const request = `GET /api/v1/health HTTP/1.1\r\nHost: ${hostname}\r\n`;
+      const sockets: Socket[] = [];
+      const replies: Array<Promise<string>> = [];
+      for (let i = 0; i < 3; i++) {
+        const socket = connect(Number(port), hostname);
+        let reply = '';
+        const firstAnswered = new Promise<void>((resolve) => {
+          socket.setEncoding('utf8').on('data', (chunk: string) => {
+            reply += chunk;
+            if (reply.includes('"status":"ok"')) resolve();
+          });
+        });
+        replies.push(once(socket, 'close').then(() => reply));
+        socket.write(`${request}\r\n${request}`);
+        await firstAnswered;
+        sockets.push(socket);
+      }
+      const exited = once(started.child, 'exit');
+      started.child.kill('SIGTERM');
+      await started.waitForStdout(
+        /shutting down: (finishing|workers finish their) in-flight requests/,
+      );
+      started.child.kill('SIGTERM');
+      await started.waitForStdout(/"signal":"SIGTERM".*already shutting down/);
+      started.child.kill('SIGINT');
+      await started.waitForStdout(/"signal":"SIGINT".*already shutting down.*SIGKILL/);
+      for (const socket of sockets) socket.end('Connection: close\r\n\r\n');
+      for (const reply of await Promise.all(replies)) {
+        // Both requests of the connection answered, the second after every signal.
+        expect(reply.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(2);
+        expect(reply.match(/"status":"ok"/g)).toHaveLength(2);
+      }
+      const [code, signal] = await exited;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+    },
+  );
 
   it('runs --workers 2 on a fresh SQLite file: seeds the demo once, prints its key, serves it', async () => {
     const db = path.join(sandbox.dir, 'cluster.db');
