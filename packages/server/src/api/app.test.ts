@@ -77,12 +77,14 @@ describe('the API host', () => {
     }
   });
 
-  it('answers a path with a malformed percent-encoding in the envelope, like any unknown path', async () => {
+  it('answers a path with a malformed percent-encoding with a 400 in the envelope', async () => {
     for (const path of ['/api/v1/%', '/api/v1/inventory/items%', '/api/v1/%E0%A4%A?limit=1']) {
       const response = await server.request(path, {
         headers: { origin: 'https://shop.example', 'x-request-id': 'bad-url-1' },
       });
-      expectApiError(response, 404, 'ROUTE_NOT_FOUND');
+      expectApiError(response, 400, 'INVALID_PARAMETER');
+      expect(response.body.error.param).toBeUndefined();
+      expect(response.body.error.message).toContain(JSON.stringify(path.split('?')[0]));
       expect(response.body.error.message).toContain('malformed percent-encoding');
       expect(response.body.error.message).toContain('%25');
       expect(response.body.error.requestId).toBe('bad-url-1');
@@ -92,9 +94,9 @@ describe('the API host', () => {
       expect(response.headers.get('access-control-expose-headers')).toContain('x-request-id');
     }
     expect(server.logs.filter((entry) => entry.requestId === 'bad-url-1')).toMatchObject([
-      { method: 'GET', route: null, status: 404 },
-      { method: 'GET', route: null, status: 404 },
-      { method: 'GET', route: null, status: 404 },
+      { method: 'GET', route: null, status: 400 },
+      { method: 'GET', route: null, status: 400 },
+      { method: 'GET', route: null, status: 400 },
     ]);
   });
 

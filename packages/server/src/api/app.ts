@@ -125,21 +125,28 @@ export async function createApiApp(
       reply.header('x-request-id', request.id);
       reply.header('x-content-type-options', 'nosniff');
       corsHeaders(request, reply);
-      // A path that cannot be decoded names no endpoint (every endpoint path is plain ASCII),
-      // so it is a ROUTE_NOT_FOUND, with a message that says what is wrong with it.
-      const why =
-        error.code === 'FST_ERR_BAD_URL'
-          ? ': the path has a malformed percent-encoding ("%" must be followed by two hexadecimal digits; send a literal "%" as %25)'
-          : '';
-      sendError(
-        services,
-        request,
-        reply,
-        new ApiError(
+      let answer: ApiError;
+      if (error.code === 'FST_ERR_BAD_URL') {
+        // Malformed request syntax, like headers too large to read (below): a 400, as on the
+        // docs host, whose message says what is wrong and how to write it.
+        answer = new ApiError(
+          'INVALID_PARAMETER',
+          `The path ${JSON.stringify(path)} has a malformed percent-encoding: "%" must be followed by two hexadecimal digits; send a literal "%" as %25.`,
+        );
+      } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        answer = new ApiError(
           'ROUTE_NOT_FOUND',
-          `No endpoint at ${request.method} ${path}${why}. The API lives under /api/v1/; see the API reference.`,
-        ),
-      );
+          `No endpoint at ${request.method} ${path}. The API lives under /api/v1/; see the API reference.`,
+        );
+      } else {
+        // The only other one is about async route constraints, which no route here has.
+        request.log.error({ err: error }, 'unhandled framework error');
+        answer = new ApiError(
+          'INTERNAL_ERROR',
+          `Something went wrong on our side. It has been logged with request id ${request.id}; retry later or report that id.`,
+        );
+      }
+      sendError(services, request, reply, answer);
       logRequest(request, reply);
     },
     // Requests Node cannot parse (headers over its 16 KiB limit, broken HTTP) never become a
