@@ -1,5 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { CASE_FOLDING_UNICODE_VERSION, foldCase, searchText } from './search.js';
+import { GENERATED_PATH, loadMappings, renderTable } from '../../scripts/case-folding-table.mjs';
+import {
+  CASE_FOLDING_UNICODE_VERSION,
+  caseFoldingMappings,
+  foldCase,
+  searchText,
+} from './search.js';
 
 describe('foldCase', () => {
   it('folds ASCII and Unicode letters to one case', () => {
@@ -68,6 +75,21 @@ describe('foldCase', () => {
       expect(disagreements).toEqual([]);
     },
   );
+});
+
+describe('the case folding table', () => {
+  it('holds exactly the C and S mappings of the Unicode data it was generated from', async () => {
+    const expected = new Map<number, number>(await loadMappings());
+    expect(caseFoldingMappings()).toEqual(expected);
+  });
+
+  it('is up to date with its generator', async () => {
+    const actual = await readFile(GENERATED_PATH, 'utf8');
+    expect(
+      actual === (await renderTable()),
+      'src/store/generated/case-folding.ts is stale: run `npm run generate:case-folding -w stockroom`',
+    ).toBe(true);
+  });
 });
 
 describe('searchText', () => {

