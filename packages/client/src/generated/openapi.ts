@@ -255,7 +255,7 @@ export interface paths {
                      * @example 50
                      */
                     limit?: string;
-                    /** @description Case-insensitive substring match against name, description, sku and barcode (1–200 characters; accents significant; % and _ are literal). */
+                    /** @description Case-insensitive substring match against name, description, sku and barcode (1–200 characters; Unicode simple case folding; accents significant; %, _ and \ are literal). */
                     search?: string;
                     /** @description Only items with this status (exact case). */
                     status?: "Draft" | "Active" | "Inactive" | "Discontinued";

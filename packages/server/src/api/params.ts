@@ -39,7 +39,7 @@ export const PARAMS = {
       minLength: 1,
       maxLength: 200,
       description:
-        'Case-insensitive substring match against name, description, sku and barcode (1–200 characters; accents significant; % and _ are literal).',
+        'Case-insensitive substring match against name, description, sku and barcode (1–200 characters; Unicode simple case folding; accents significant; %, _ and \\ are literal).',
     }),
     invalid: 'search must be 1 to 200 characters long',
   },
