@@ -6,6 +6,8 @@ import type { Config } from './config.js';
 import { type DemoSeed, seedDemo } from './demo.js';
 import { answerRateLimits } from './keys/ipc-rate-limit.js';
 import { MemoryRateLimiter } from './keys/rate-limit.js';
+import { ClusterMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics/cluster.js';
+import { startMetricsServer } from './metrics/server.js';
 import { openStore } from './store/open.js';
 
 /**
@@ -68,7 +70,12 @@ export interface PrimaryOptions {
   /** Seed the demo organization into an empty embedded database (as a single server does). */
   demo: boolean;
   /** Prints the start banner once every worker listens. */
-  banner(urls: { apiUrl: string; docsUrl: string; demo: DemoSeed | null }): string;
+  banner(urls: {
+    apiUrl: string;
+    docsUrl: string;
+    metricsUrl: string | null;
+    demo: DemoSeed | null;
+  }): string;
 }
 
 /**
@@ -109,6 +116,25 @@ export async function runPrimary(
   const env = { [PORTS_ENV]: `${apiPort}:${docsPort}` };
 
   const ready = new Set<number>();
+  // METRICS_PORT is served here, summing the ready workers' metrics on each scrape.
+  const metrics =
+    config.metricsPort === null
+      ? null
+      : new ClusterMetrics(() =>
+          [...ready].flatMap((id) => {
+            const worker = cluster.workers?.[id];
+            return worker ? [worker] : [];
+          }),
+        );
+  const metricsServer = metrics
+    ? await startMetricsServer(
+        config.metricsHost,
+        config.metricsPort as number,
+        () => metrics.collect(),
+        PROMETHEUS_CONTENT_TYPE,
+        (error) => logger.warn({ err: error }, 'could not collect metrics'),
+      )
+    : null;
   let started = false;
   let stopping = false;
   let exitCode = 0;
@@ -117,6 +143,7 @@ export async function runPrimary(
   const fork = (): Worker => {
     const worker = cluster.fork(env);
     if (rateLimits) answerRateLimits(worker, rateLimits);
+    metrics?.attach(worker);
     worker.on('message', (message: unknown) => {
       if (!isReady(message)) return;
       ready.add(worker.id);
@@ -126,7 +153,12 @@ export async function runPrimary(
       } else if (ready.size === count) {
         started = true;
         process.stdout.write(
-          `${options.banner({ apiUrl: message.apiUrl, docsUrl: message.docsUrl, demo })}\n`,
+          `${options.banner({
+            apiUrl: message.apiUrl,
+            docsUrl: message.docsUrl,
+            metricsUrl: metricsServer?.url ?? null,
+            demo,
+          })}\n`,
         );
       }
     });

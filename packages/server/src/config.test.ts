@@ -16,12 +16,38 @@ describe('loadConfig', () => {
       nodeEnv: 'development',
       redisUrl: undefined,
       redisPrefix: 'stockroom:',
+      authFailureLimit: { max: 30, windowSeconds: 60 },
+      metricsPort: null,
+      metricsHost: '127.0.0.1',
     });
     expect(config.databaseUrl).toBe(path.resolve('data/stockroom.db'));
   });
 
   it('reads REDIS_PREFIX', () => {
     expect(loadConfig({ REDIS_PREFIX: 'shop-a:' }).redisPrefix).toBe('shop-a:');
+  });
+
+  it('reads AUTH_FAILURE_LIMIT as MAX/DURATION or none', () => {
+    expect(loadConfig({ AUTH_FAILURE_LIMIT: '5/10s' }).authFailureLimit).toEqual({
+      max: 5,
+      windowSeconds: 10,
+    });
+    expect(loadConfig({ AUTH_FAILURE_LIMIT: '100/1h' }).authFailureLimit).toEqual({
+      max: 100,
+      windowSeconds: 3600,
+    });
+    expect(loadConfig({ AUTH_FAILURE_LIMIT: 'none' }).authFailureLimit).toBeNull();
+  });
+
+  it('reads METRICS_PORT and METRICS_HOST, apart from the two hosts', () => {
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toMatchObject({
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+    });
+    expect(loadConfig({ METRICS_PORT: '0', PORT: '0', DOCS_PORT: '0' }).metricsPort).toBe(0);
+    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow(
+      /^METRICS_PORT must differ from PORT and DOCS_PORT/,
+    );
   });
 
   it('lets flags (overrides) beat the environment', () => {
@@ -54,6 +80,10 @@ describe('loadConfig', () => {
     [{ REDIS_PREFIX: 'my app:' }, /^REDIS_PREFIX must be up to 100 printable ASCII characters/],
     [{ REDIS_PREFIX: 'app*' }, /^REDIS_PREFIX must be/],
     [{ PUBLIC_DOCS_URL: 'docs.example' }, /^PUBLIC_DOCS_URL must be an absolute/],
+    [{ AUTH_FAILURE_LIMIT: '30' }, /^AUTH_FAILURE_LIMIT must be MAX\/DURATION/],
+    [{ AUTH_FAILURE_LIMIT: '0/1m' }, /^AUTH_FAILURE_LIMIT must be/],
+    [{ AUTH_FAILURE_LIMIT: '30/2d' }, /^AUTH_FAILURE_LIMIT must be .* at most 1d/],
+    [{ METRICS_PORT: 'metrics' }, /^METRICS_PORT must be a port number/],
   ])('names the variable of a bad setting: %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -26,6 +26,16 @@ export interface Config {
   publicDocsUrl: string | undefined;
   corsOrigins: '*' | string[];
   trustProxy: boolean | number | string;
+  /**
+   * Invalid-key outcomes one client address may have per fixed window before every keyed
+   * request from it is refused with RATE_LIMITED until the window ends (AUTH_FAILURE_LIMIT);
+   * null: no throttling. Counted per process.
+   */
+  authFailureLimit: { max: number; windowSeconds: number } | null;
+  /** Port of the Prometheus metrics endpoint (METRICS_PORT); null: no metrics (the default). */
+  metricsPort: number | null;
+  /** Interface the metrics endpoint binds (METRICS_HOST, default 127.0.0.1). */
+  metricsHost: string;
   logLevel: string;
   nodeEnv: string;
 }
@@ -83,6 +93,25 @@ function trustProxy(raw: string | undefined): boolean | number | string {
   return raw;
 }
 
+const DURATION_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+export const DEFAULT_AUTH_FAILURE_LIMIT = '30/1m';
+
+/** `MAX/DURATION` (`30/1m`) or `none`: how many invalid keys an address may send per window. */
+function authFailureLimit(raw: string | undefined): { max: number; windowSeconds: number } | null {
+  const value = raw === undefined || raw === '' ? DEFAULT_AUTH_FAILURE_LIMIT : raw;
+  if (value === 'none') return null;
+  const match = /^([1-9]\d{0,8})\/([1-9]\d{0,6})([smhd])$/.exec(value);
+  const windowSeconds = match
+    ? Number(match[2]) * DURATION_SECONDS[match[3] as keyof typeof DURATION_SECONDS]
+    : 0;
+  if (!match || windowSeconds > 86_400) {
+    throw new ConfigError(
+      `AUTH_FAILURE_LIMIT must be MAX/DURATION (invalid keys per client address and window, a window of at most 1d, e.g. ${DEFAULT_AUTH_FAILURE_LIMIT}) or "none", got "${value}"`,
+    );
+  }
+  return { max: Number(match[1]), windowSeconds };
+}
+
 function corsOrigins(raw: string | undefined): '*' | string[] {
   if (raw === undefined || raw.trim() === '' || raw.trim() === '*') return '*';
   const origins = raw
@@ -108,6 +137,18 @@ export function resolveDatabaseUrl(raw: string | undefined, cwd = process.cwd())
 
 export function isPostgresUrl(value: string): boolean {
   return /^postgres(ql)?:\/\//i.test(value);
+}
+
+/** METRICS_PORT: unset or empty means no metrics endpoint. */
+function metricsPort(raw: string | undefined, apiPort: number, docsPort: number): number | null {
+  if (raw === undefined || raw === '') return null;
+  const value = port('METRICS_PORT', raw, 0);
+  if (value !== 0 && (value === apiPort || value === docsPort)) {
+    throw new ConfigError(
+      `METRICS_PORT must differ from PORT and DOCS_PORT (metrics are served apart), got ${value}`,
+    );
+  }
+  return value;
 }
 
 /** Builds the typed configuration from the environment; flags are passed in as env-style overrides. */
@@ -161,6 +202,9 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
     publicDocsUrl: url('PUBLIC_DOCS_URL', merged.PUBLIC_DOCS_URL),
     corsOrigins: corsOrigins(merged.CORS_ORIGINS),
     trustProxy: trustProxy(merged.TRUST_PROXY),
+    authFailureLimit: authFailureLimit(merged.AUTH_FAILURE_LIMIT),
+    metricsPort: metricsPort(merged.METRICS_PORT, apiPort, docsPort),
+    metricsHost: merged.METRICS_HOST || '127.0.0.1',
     logLevel,
     nodeEnv: merged.NODE_ENV || 'development',
   };

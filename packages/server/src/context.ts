@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import { AuthFailureThrottle } from './keys/auth-failures.js';
 import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
 import type { RateLimiter } from './keys/rate-limit.js';
 import { createRateLimiter } from './keys/rate-limiters.js';
 import { KeyUsageRecorder } from './keys/usage.js';
 import { KeyVerifier } from './keys/verifier.js';
+import { type Metrics, NO_METRICS, PrometheusMetrics } from './metrics/metrics.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
 
@@ -15,6 +17,10 @@ export interface Services {
   keys: KeyVerifier;
   rateLimiter: RateLimiter;
   usage: KeyUsageRecorder;
+  /** Invalid-key outcomes per client address (AUTH_FAILURE_LIMIT); null when turned off. */
+  authFailures: AuthFailureThrottle | null;
+  /** Prometheus metrics when METRICS_PORT is set; NO_METRICS otherwise. */
+  metrics: Metrics;
   /** Resolved public docs URL (used in error `docUrl`s). */
   publicDocsUrl: string;
   /**
@@ -52,12 +58,15 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const usage = new KeyUsageRecorder(store, 5_000, (error) =>
     options.logger?.warn({ err: error }, 'could not record key usage'),
   );
+  const limit = config.authFailureLimit;
   return {
     config,
     store,
     keys: new KeyVerifier(store, options.keyCacheTtlMs ?? 500),
     rateLimiter,
     usage,
+    authFailures: limit ? new AuthFailureThrottle(limit.max, limit.windowSeconds) : null,
+    metrics: config.metricsPort === null ? NO_METRICS : new PrometheusMetrics(store),
     publicDocsUrl: options.publicDocsUrl,
     publicApiUrl: options.publicApiUrl,
     async close() {

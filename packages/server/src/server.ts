@@ -10,6 +10,9 @@ import { createServices, type Services } from './context.js';
 import { type DemoSeed, seedDemo } from './demo.js';
 import { createDocsApp } from './docs/app.js';
 import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
+import { answerMetricsRequests } from './metrics/cluster.js';
+import { PrometheusMetrics } from './metrics/metrics.js';
+import { type MetricsServer, startMetricsServer } from './metrics/server.js';
 import { acquireServeLock, type ServeLock } from './serve-lock.js';
 
 export const DOCS_DIR = fileURLToPath(new URL('../../../docs', import.meta.url));
@@ -17,6 +20,8 @@ export const DOCS_DIR = fileURLToPath(new URL('../../../docs', import.meta.url))
 export interface RunningServer {
   apiUrl: string;
   docsUrl: string;
+  /** The Prometheus endpoint of this process (METRICS_PORT); null when off or in a worker. */
+  metricsUrl: string | null;
   services: Services;
   /** Set when this start seeded the demo organization. */
   demo: DemoSeed | null;
@@ -162,10 +167,28 @@ async function startOnce(
     }
     await api.listen({ port: apiPort, host: config.host });
     await docs.listen({ port: docsPort, host: config.host });
+    let metricsServer: MetricsServer | null = null;
+    const metrics = services.metrics;
+    if (metrics instanceof PrometheusMetrics && config.metricsPort !== null) {
+      // A cluster's primary serves the port and asks its workers (metrics/cluster.ts).
+      if (cluster.isWorker) answerMetricsRequests(metrics.registry);
+      else {
+        metricsServer = await startMetricsServer(
+          config.metricsHost,
+          config.metricsPort,
+          () => metrics.registry.metrics(),
+          metrics.registry.contentType,
+          (error) => {
+            if (logger) logger.warn({ err: error }, 'could not collect metrics');
+          },
+        );
+      }
+    }
     let closing: Promise<void> | null = null;
     return {
       apiUrl,
       docsUrl,
+      metricsUrl: metricsServer?.url ?? null,
       services,
       demo,
       api,
@@ -173,7 +196,7 @@ async function startOnce(
       close() {
         closing ??= (async () => {
           draining = true;
-          await Promise.all([api.close(), docs.close()]);
+          await Promise.all([api.close(), docs.close(), metricsServer?.close()]);
           await services.close();
         })();
         return closing;
@@ -187,7 +210,7 @@ async function startOnce(
 }
 
 function banner(
-  server: { apiUrl: string; docsUrl: string; demo: DemoSeed | null },
+  server: { apiUrl: string; docsUrl: string; metricsUrl: string | null; demo: DemoSeed | null },
   workers = 1,
 ): string {
   const lines = [
@@ -195,6 +218,7 @@ function banner(
     workers > 1 ? `Stockroom is running with ${workers} workers.` : 'Stockroom is running.',
     `  API:  ${server.apiUrl}/api/v1`,
     `  Docs: ${server.docsUrl}/en/docs/introduction  (llms.txt: ${server.docsUrl}/llms.txt)`,
+    ...(server.metricsUrl ? [`  Metrics: ${server.metricsUrl}`] : []),
     '',
   ];
   if (server.demo) {
@@ -217,12 +241,14 @@ function banner(
 
 /** What `serve --json` prints once listening: the one JSON object on stdout. */
 export function readyJson(
-  urls: { apiUrl: string; docsUrl: string },
+  urls: { apiUrl: string; docsUrl: string; metricsUrl: string | null },
   demo: DemoSeed | null,
 ): Record<string, unknown> {
   return {
     apiUrl: urls.apiUrl,
     docsUrl: urls.docsUrl,
+    // Only when METRICS_PORT is set: the object is otherwise what it always was.
+    ...(urls.metricsUrl ? { metricsUrl: urls.metricsUrl } : {}),
     demo: demo
       ? {
           organizationId: demo.organization.id,

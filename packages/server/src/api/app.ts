@@ -56,6 +56,25 @@ const EXPOSED_HEADERS = [
 ];
 /** The route @fastify/cors adds for preflights on any path; here it only leads to a 404. */
 const CORS_CATCH_ALL = '*';
+/**
+ * The longest request target (path and query) the API reads; longer ones answer 400 naming the
+ * limit. Every parameter fits in far less (search is at most 200 characters, a cursor 1024).
+ */
+export const MAX_URL_LENGTH = 8192;
+/**
+ * The request line and headers together, in bytes (Node's default, set explicitly so a
+ * --max-http-header-size flag cannot change it); past it, a 400 in our envelope.
+ */
+export const MAX_HEADER_BYTES = 16_384;
+/**
+ * Security headers of every API answer: nothing in a JSON body may run, be framed or leak the
+ * URL as a referrer, even if a browser were tricked into rendering it as a document.
+ */
+const SECURITY_HEADERS = [
+  ['x-content-type-options', 'nosniff'],
+  ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['referrer-policy', 'no-referrer'],
+] as const;
 
 export interface ApiAppOptions {
   /** The process logger; none when omitted. */
@@ -78,6 +97,16 @@ function sendError(
     .type('application/json; charset=utf-8')
     .serializer(JSON.stringify)
     .send(errorBody(error, request.id, services.publicDocsUrl));
+}
+
+function securityHeaders(reply: FastifyReply): void {
+  for (const [name, value] of SECURITY_HEADERS) reply.header(name, value);
+}
+
+/** The route label of a request in metrics: its template, never the raw URL. */
+function metricRoute(request: FastifyRequest): string {
+  const url = request.routeOptions.url;
+  return request.is404 || url === undefined || url === CORS_CATCH_ALL ? 'unmatched' : url;
 }
 
 /** The one log line of a request (never the key or the Authorization header). */
@@ -116,6 +145,7 @@ export async function createApiApp(
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
     return503OnClosing: false,
     // Requests the router cannot even look up (a path with a malformed percent-encoding, or an
     // overlong path parameter) skip every hook: they answer here, in our envelope, with the
@@ -123,7 +153,7 @@ export async function createApiApp(
     frameworkErrors: (error, request, reply) => {
       const path = shownPath(request.url.split('?')[0] as string);
       reply.header('x-request-id', request.id);
-      reply.header('x-content-type-options', 'nosniff');
+      securityHeaders(reply);
       corsHeaders(request, reply);
       let answer: ApiError;
       if (error.code === 'FST_ERR_BAD_URL') {
@@ -148,6 +178,7 @@ export async function createApiApp(
       }
       sendError(services, request, reply, answer);
       logRequest(request, reply);
+      services.metrics.request('unmatched', reply.statusCode, reply.elapsedTime / 1000);
     },
     // Requests Node cannot parse (headers over its 16 KiB limit, broken HTTP) never become a
     // request object; they still get our envelope, with a fresh request id, and a log line.
@@ -184,18 +215,19 @@ export async function createApiApp(
     } else {
       const message =
         error.code === 'HPE_HEADER_OVERFLOW'
-          ? 'The request headers are larger than the server accepts (16 KiB in all). Send fewer or shorter headers; an oversized Cookie is the usual cause.'
+          ? `The request line and headers are larger than the server accepts (${MAX_HEADER_BYTES / 1024} KiB in all). Send fewer or shorter headers and a shorter URL; an oversized Cookie is the usual cause.`
           : 'The request is not valid HTTP/1.1 and could not be read. Check the request line and headers your client sends.';
       const apiError = new ApiError('INVALID_PARAMETER', message);
       status = apiError.status;
       body = JSON.stringify(errorBody(apiError, requestId, services.publicDocsUrl));
     }
     app.log.info({ method: null, route: null, status, requestId, reason: error.code }, 'request');
+    services.metrics.request('unmatched', status, 0);
     const headers = [
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
       'Connection: close',
       `x-request-id: ${requestId}`,
-      'x-content-type-options: nosniff',
+      ...SECURITY_HEADERS.map(([name, value]) => `${name}: ${value}`),
       ...(services.config.corsOrigins === '*' ? ['access-control-allow-origin: *'] : []),
       `access-control-expose-headers: ${EXPOSED_HEADERS.join(', ')}`,
       ...(body === '' ? [] : ['content-type: application/json; charset=utf-8']),
@@ -241,7 +273,7 @@ export async function createApiApp(
   // CORS, whose hook answers preflights itself: they carry x-request-id too.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
+    securityHeaders(reply);
     // At debug level, so an operator (or a drain test) can tell a request was accepted.
     request.log.debug(
       { method: request.method, route: request.routeOptions.url ?? null, requestId: request.id },
@@ -266,6 +298,18 @@ export async function createApiApp(
   // body is read: a POST of malformed JSON to a path that does not exist is a 404 (or a 405),
   // not a 400 about a body no endpoint would read. After CORS, so these carry its headers.
   app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.length > MAX_URL_LENGTH) {
+      sendError(
+        services,
+        request,
+        reply,
+        new ApiError(
+          'INVALID_PARAMETER',
+          `The URL is ${request.url.length} characters long; the API reads at most ${MAX_URL_LENGTH} (path and query string). Shorten the query: search takes at most 200 characters and a cursor is far shorter.`,
+        ),
+      );
+      return;
+    }
     if (request.is404 || request.routeOptions.url === CORS_CATCH_ALL) {
       notFound(request, reply);
       return;
@@ -277,9 +321,13 @@ export async function createApiApp(
   app.addHook('preHandler', authorize(services));
 
   // A use spent on a request that then failed on our side is given back.
+  const metrics = services.metrics;
   app.addHook('onResponse', (request, reply, done) => {
     const log = () => {
       logRequest(request, reply);
+      if (metrics.enabled) {
+        metrics.request(metricRoute(request), reply.statusCode, reply.elapsedTime / 1000);
+      }
       done();
     };
     const principal = request.principal;

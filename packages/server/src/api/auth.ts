@@ -122,7 +122,7 @@ export function authenticate(services: Services) {
     hash: string,
     context: KeyContext | null,
   ): Promise<void> | undefined {
-    if (!context) throw new ApiError('INVALID_API_KEY', INVALID_KEY_MESSAGE);
+    if (!context) throw invalidKey(request);
     const record = context.key;
     request.principal = {
       key: record,
@@ -159,6 +159,7 @@ export function authenticate(services: Services) {
         reply.header('x-ratelimit-remaining', String(result.remaining));
         reply.header('x-ratelimit-reset', String(result.reset));
         if (!result.allowed) {
+          services.metrics.rateLimited('key');
           throw new ApiError(
             'RATE_LIMITED',
             `Rate limit of ${result.limit} requests per ${policy.windowSeconds} s reached. Retry after ${result.retryAfter} s.`,
@@ -176,13 +177,45 @@ export function authenticate(services: Services) {
       reply.header('deprecation', 'true');
       reply.header('link', `<${services.publicDocsUrl}/en/docs/authentication>; rel="deprecation"`);
     }
-    const key = extractKey(request);
+    // An address that sent too many invalid keys is refused before its key is looked at. The
+    // address is only worked out (X-Forwarded-For under TRUST_PROXY) while some address has
+    // failed in the current window: a quiet server pays nothing for the throttle.
+    const throttle = services.authFailures;
+    if (throttle !== null && !throttle.idle) {
+      const retryAfter = throttle.retryAfter(request.ip);
+      if (retryAfter > 0) {
+        services.metrics.rateLimited('auth_failures');
+        throw new ApiError(
+          'RATE_LIMITED',
+          `Too many requests with an invalid API key came from this address (${throttle.max} per ${throttle.windowSeconds} s): every keyed request from it is refused for the next ${retryAfter} s. Check that your integration sends the whole key it was given, then retry after Retry-After.`,
+          { headers: { 'retry-after': String(retryAfter) } },
+        );
+      }
+    }
+    let key: string;
+    try {
+      key = extractKey(request);
+    } catch (error) {
+      // A malformed Authorization header is an invalid key too; a missing key is not.
+      if ((error as ApiError).code === 'INVALID_API_KEY') services.authFailures?.fail(request.ip);
+      throw error;
+    }
     // Format and checksum first: garbage never reaches the database.
-    if (!isWellFormedKey(key)) throw new ApiError('INVALID_API_KEY', INVALID_KEY_MESSAGE);
+    if (!isWellFormedKey(key)) throw invalidKey(request);
     const hash = hashKey(key);
     const cached = services.keys.peek(hash);
-    if (cached !== undefined) return admit(request, reply, hash, cached);
+    if (cached !== undefined) {
+      services.metrics.keyCache(true);
+      return admit(request, reply, hash, cached);
+    }
+    services.metrics.keyCache(false);
     return services.keys.load(hash).then((context) => admit(request, reply, hash, context));
+  }
+
+  /** INVALID_API_KEY, counted against the client address (AUTH_FAILURE_LIMIT). */
+  function invalidKey(request: FastifyRequest): ApiError {
+    services.authFailures?.fail(request.ip);
+    return new ApiError('INVALID_API_KEY', INVALID_KEY_MESSAGE);
   }
 
   return function authenticateRequest(

@@ -53,6 +53,9 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
 /** Headers of every answer, including those Fastify makes before routing (bad URLs). */
 function commonHeaders(reply: FastifyReply): void {
   reply.header('x-content-type-options', 'nosniff');
+  // The strictest policy by default (redirects, 405s, plain-text errors); HTML pages and
+  // resources set their own below.
+  reply.header('content-security-policy', OTHER_CSP);
   reply.header('referrer-policy', 'strict-origin-when-cross-origin');
   // Public, keyless content: any origin may read it (agents running in browsers, doc tools).
   reply.header('access-control-allow-origin', '*');
@@ -172,6 +175,8 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
     // One line per request comes from our onResponse hook, with the fields we choose.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
+    // Node's default, explicit (as on the API host): request line and headers, 16 KiB in all.
+    http: { maxHeaderSize: 16_384 },
     // What Fastify answers itself before routing (JSON of its own) gets the docs host's pages:
     // a malformed percent-encoding is a 400, an overlong name (beyond MAX_PARAM_LENGTH) a 404.
     // No hook runs for these requests, so the headers and the log line are added here.

@@ -115,6 +115,8 @@ export class StoreUnavailableError extends Error {
 
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
+  /** Connections of an engine with a pool (PostgreSQL), for metrics; absent on SQLite. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /** Applies pending migrations; returns the names of those it applied. */
   migrate(): Promise<string[]>;
   ping(): Promise<void>;

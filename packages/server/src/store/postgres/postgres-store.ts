@@ -113,6 +113,14 @@ export class PostgresStore implements Store {
     if (!this.pool.ended) await this.pool.end();
   }
 
+  poolStats(): { total: number; idle: number; waiting: number } {
+    return {
+      total: this.pool.totalCount,
+      idle: this.pool.idleCount,
+      waiting: this.pool.waitingCount,
+    };
+  }
+
   async createOrganization(input: {
     name: string;
     slug: string;

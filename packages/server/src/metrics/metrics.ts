@@ -1,0 +1,200 @@
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Store } from '../store/types.js';
+
+/**
+ * What the server counts for Prometheus (METRICS_PORT). The request path calls these on every
+ * request, so they only add to numbers in memory: no allocation, no string building, no
+ * label hashing. prom-client reads those numbers when the endpoint is scraped (`collect`
+ * objects below), and formats, aggregates across cluster workers and adds the process's
+ * default metrics.
+ *
+ * Labels are bounded by construction: a route label is a route template the API registered
+ * (or `unmatched`), a status label one of the few statuses the API answers with.
+ */
+export interface Metrics {
+  readonly enabled: boolean;
+  /** A finished request: its route template (`unmatched` if none), status and duration. */
+  request(route: string, status: number, seconds: number): void;
+  /** A key found in the verification cache (hit) or looked up in the database (miss). */
+  keyCache(hit: boolean): void;
+  /** A request refused with RATE_LIMITED: the key's own limit, or its address's invalid keys. */
+  rateLimited(reason: RateLimitReason): void;
+}
+
+export type RateLimitReason = 'key' | 'auth_failures';
+
+/** Metrics off (the default): every call does nothing. */
+export const NO_METRICS: Metrics = {
+  enabled: false,
+  request() {},
+  keyCache() {},
+  rateLimited() {},
+};
+
+/** Upper bounds of the latency buckets, in seconds. */
+export const LATENCY_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+] as const;
+
+class RouteStats {
+  readonly statuses = new Map<number, number>();
+  /** Per bucket (not cumulative); the last slot counts what is above every bound. */
+  readonly buckets = new Float64Array(LATENCY_BUCKETS.length + 1);
+  sum = 0;
+  count = 0;
+}
+
+interface Sample {
+  value: number;
+  labels: Record<string, string | number>;
+  metricName?: string;
+}
+
+/** A metric prom-client formats and aggregates, whose values are read at scrape time. */
+function scraped(
+  name: string,
+  help: string,
+  type: 'counter' | 'gauge' | 'histogram',
+  values: () => Sample[],
+) {
+  const metric = {
+    name,
+    help,
+    type,
+    aggregator: 'sum' as const,
+    get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+    reset() {},
+  };
+  return metric as never;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+export class PrometheusMetrics implements Metrics {
+  readonly enabled = true;
+  readonly registry = new Registry();
+  private readonly routes = new Map<string, RouteStats>();
+  private cacheHits = 0;
+  private cacheMisses = 0;
+  private keyLimited = 0;
+  private addressLimited = 0;
+
+  constructor(store: Pick<Store, 'engine'> & { poolStats?(): PoolStats }) {
+    collectDefaultMetrics({ register: this.registry });
+    const registry = this.registry;
+    registry.registerMetric(
+      scraped(
+        'stockroom_http_requests_total',
+        'API requests answered, by route template and status code.',
+        'counter',
+        () => {
+          const values: Sample[] = [];
+          for (const [route, stats] of this.routes) {
+            for (const [status, count] of stats.statuses) {
+              values.push({ value: count, labels: { route, status } });
+            }
+          }
+          return values;
+        },
+      ),
+    );
+    registry.registerMetric(
+      scraped(
+        'stockroom_http_request_duration_seconds',
+        'API request latency (from the request being read to the response being sent), by route template.',
+        'histogram',
+        () => {
+          const values: Sample[] = [];
+          const name = 'stockroom_http_request_duration_seconds';
+          for (const [route, stats] of this.routes) {
+            let cumulative = 0;
+            LATENCY_BUCKETS.forEach((bound, i) => {
+              cumulative += stats.buckets[i] as number;
+              values.push({
+                value: cumulative,
+                labels: { route, le: bound },
+                metricName: `${name}_bucket`,
+              });
+            });
+            values.push(
+              { value: stats.count, labels: { route, le: '+Inf' }, metricName: `${name}_bucket` },
+              { value: stats.sum, labels: { route }, metricName: `${name}_sum` },
+              { value: stats.count, labels: { route }, metricName: `${name}_count` },
+            );
+          }
+          return values;
+        },
+      ),
+    );
+    registry.registerMetric(
+      scraped(
+        'stockroom_key_cache_lookups_total',
+        'Key verifications answered from the in-process cache (hit) or by the database (miss).',
+        'counter',
+        () => [
+          { value: this.cacheHits, labels: { result: 'hit' } },
+          { value: this.cacheMisses, labels: { result: 'miss' } },
+        ],
+      ),
+    );
+    registry.registerMetric(
+      scraped(
+        'stockroom_rate_limit_rejections_total',
+        'Requests refused with RATE_LIMITED: by the key’s rate limit (key) or by the invalid-key throttle of the client address (auth_failures).',
+        'counter',
+        () => [
+          { value: this.keyLimited, labels: { reason: 'key' } },
+          { value: this.addressLimited, labels: { reason: 'auth_failures' } },
+        ],
+      ),
+    );
+    const poolStats = store.poolStats?.bind(store);
+    if (poolStats) {
+      registry.registerMetric(
+        scraped(
+          'stockroom_database_pool_connections',
+          'PostgreSQL connections of this process: total open, idle, and requests waiting for one.',
+          'gauge',
+          () => {
+            const stats = poolStats();
+            return [
+              { value: stats.total, labels: { state: 'total' } },
+              { value: stats.idle, labels: { state: 'idle' } },
+              { value: stats.waiting, labels: { state: 'waiting' } },
+            ];
+          },
+        ),
+      );
+    }
+  }
+
+  request(route: string, status: number, seconds: number): void {
+    let stats = this.routes.get(route);
+    if (stats === undefined) {
+      stats = new RouteStats();
+      this.routes.set(route, stats);
+    }
+    stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
+    let bucket = 0;
+    while (bucket < LATENCY_BUCKETS.length && seconds > (LATENCY_BUCKETS[bucket] as number)) {
+      bucket++;
+    }
+    stats.buckets[bucket] = (stats.buckets[bucket] ?? 0) + 1;
+    stats.sum += seconds;
+    stats.count++;
+  }
+
+  keyCache(hit: boolean): void {
+    if (hit) this.cacheHits++;
+    else this.cacheMisses++;
+  }
+
+  rateLimited(reason: RateLimitReason): void {
+    if (reason === 'key') this.keyLimited++;
+    else this.addressLimited++;
+  }
+}
