@@ -73,6 +73,12 @@ export interface TestServerOptions {
   keyCacheTtlMs?: number;
   /** Collect the server's log lines (parsed JSON) into `logs`. */
   captureLogs?: boolean;
+  /**
+   * The DATABASE_URL the server gets, from the one of its fresh database (e.g. through a TCP
+   * proxy a test can cut). `store` is the server's own (through it); `exec` and `lockWrites`
+   * use the database directly.
+   */
+  serverDatabaseUrl?: (url: string) => string;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -82,7 +88,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dbPath = schema ? schema.url : path.join(dir, 'stockroom.db');
   const redisUrl = engine === 'postgres' ? process.env.STOCKROOM_TEST_REDIS_URL : undefined;
   const config = loadConfig({
-    DATABASE_URL: dbPath,
+    DATABASE_URL: options.serverDatabaseUrl ? options.serverDatabaseUrl(dbPath) : dbPath,
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     // Never the production prefix: the shared Redis is others' too, and this server's keys
     // are dropped when it closes.

@@ -11,12 +11,19 @@ export interface TcpProxy {
   port: number;
   freeze(): void;
   thaw(): void;
+  /**
+   * Cuts the link, as a database that went down: every connection is reset and new ones are
+   * reset at once (nothing hangs) until `restore`.
+   */
+  cut(): void;
+  restore(): void;
   /** Stops listening and destroys every connection. */
   close(): Promise<void>;
 }
 
 export async function tcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let frozen = false;
+  let cutOff = false;
   const sockets = new Set<net.Socket>();
   const track = (socket: net.Socket) => {
     sockets.add(socket);
@@ -24,6 +31,11 @@ export async function tcpProxy(target: { host: string; port: number }): Promise<
     socket.on('error', () => socket.destroy());
   };
   const server = net.createServer((client) => {
+    if (cutOff) {
+      client.on('error', () => {});
+      client.resetAndDestroy();
+      return;
+    }
     track(client);
     const upstream = net.connect(target.port, target.host);
     track(upstream);
@@ -46,6 +58,14 @@ export async function tcpProxy(target: { host: string; port: number }): Promise<
       frozen = true;
     },
     thaw() {
+      frozen = false;
+    },
+    cut() {
+      cutOff = true;
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
+    restore() {
+      cutOff = false;
       frozen = false;
     },
     async close() {

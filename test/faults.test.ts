@@ -1,0 +1,384 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { issueKey } from '../packages/server/src/keys/issue.js';
+import { SqliteStore } from '../packages/server/src/store/sqlite/sqlite-store.js';
+import type { ItemFields } from '../packages/server/src/store/types.js';
+import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
+import { TEST_DATABASE_URL } from '../packages/server/src/testing/postgres.js';
+import { expectApiError } from '../packages/server/src/testing/security-suite.js';
+import {
+  childPids,
+  type ServeProcess,
+  startServeProcess,
+} from '../packages/server/src/testing/serve-process.js';
+import {
+  announceSkip,
+  postgresUnavailable,
+  redisUnavailable,
+  TEST_REDIS_URL,
+} from '../packages/server/src/testing/services.js';
+import { tcpProxy } from '../packages/server/src/testing/tcp-proxy.js';
+
+/**
+ * Faults: a database that goes away and comes back (the server recovers by itself), a locked
+ * database, SIGTERM under load, and a cluster worker killed under load.
+ */
+const pgSkip = await postgresUnavailable();
+const redisSkip = await redisUnavailable();
+const dirs: string[] = [];
+const processes: ServeProcess[] = [];
+afterAll(async () => {
+  await Promise.all(processes.map((p) => p.stop('SIGKILL')));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDb(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-faults-'));
+  dirs.push(dir);
+  return path.join(dir, 'stockroom.db');
+}
+
+/** Repeats `send` until `done` holds, for at most `ms` (the condition under test has a bound). */
+async function until<T>(send: () => Promise<T>, done: (value: T) => boolean, ms: number) {
+  const deadline = Date.now() + ms;
+  let value = await send();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await send();
+  }
+  return value;
+}
+
+describe.skipIf(announceSkip('faults on PostgreSQL', pgSkip))(
+  'PostgreSQL going away and coming back',
+  () => {
+    it('answers 503 with Retry-After and health names the database, then recovers by itself', async () => {
+      const { hostname, port } = new URL(TEST_DATABASE_URL);
+      const proxy = await tcpProxy({ host: hostname, port: Number(port || 5432) });
+      let server: TestServer | undefined;
+      try {
+        server = await startTestServer({
+          engine: 'postgres',
+          env: {
+            DATABASE_TIMEOUT_MS: '1000',
+            ...(redisSkip ? {} : { REDIS_URL: TEST_REDIS_URL }),
+          },
+          serverDatabaseUrl: (url) => {
+            const proxied = new URL(url);
+            proxied.hostname = proxy.host;
+            proxied.port = String(proxy.port);
+            return proxied.toString();
+          },
+        });
+        const live = server;
+        const { key } = await live.createKey({
+          organizationId: live.demo.organizationId,
+          rateLimit: null,
+        });
+        const items = () => live.request('/api/v1/inventory/items?limit=5', { key });
+        const redis = redisSkip ? {} : { redis: 'ok' };
+        expect((await items()).status).toBe(200);
+        expect((await live.request('/api/v1/health')).body.checks).toEqual({
+          database: 'ok',
+          ...redis,
+        });
+
+        proxy.cut();
+        const down = await items();
+        expectApiError(down, 503, 'SERVICE_UNAVAILABLE');
+        expect(down.headers.get('retry-after')).toBe('1');
+        expect(down.text).not.toMatch(/ECONNRESET|postgres|SELECT|at .*\.js/i);
+        // The health check is cached for at most a second.
+        const health = await until(
+          () => live.request('/api/v1/health'),
+          (r) => r.status === 503,
+          3000,
+        );
+        expect(health.status).toBe(503);
+        expect(health.headers.get('retry-after')).toBe('1');
+        expect(health.body).toMatchObject({
+          status: 'unavailable',
+          checks: { database: 'down', ...redis },
+        });
+        // Keyed requests keep answering 503 (never a 500 or a hang) while it is down.
+        for (const path of ['/api/v1/organization', '/api/v1/inventory/items?limit=1']) {
+          const response = await live.request(path, { key });
+          if (response.status !== 200) expectApiError(response, 503, 'SERVICE_UNAVAILABLE');
+        }
+
+        proxy.restore();
+        // No restart: the same process serves again once the database is back.
+        const back = await until(items, (r) => r.status === 200, 10_000);
+        expect(back.status).toBe(200);
+        expect(back.body.count).toBe(5);
+        const healthy = await until(
+          () => live.request('/api/v1/health'),
+          (r) => r.status === 200,
+          3000,
+        );
+        expect(healthy.body).toEqual(
+          expect.objectContaining({ status: 'ok', checks: { database: 'ok', ...redis } }),
+        );
+      } finally {
+        await server?.close();
+        await proxy.close();
+      }
+    });
+  },
+);
+
+describe('a SQLite database locked by another connection', () => {
+  it('answers 503 past busy_timeout, keeps serving reads, and serves writes again once released', async () => {
+    const server = await startTestServer({ engine: 'sqlite', env: { DATABASE_TIMEOUT_MS: '200' } });
+    try {
+      const { key, record } = await server.createKey({
+        organizationId: server.demo.organizationId,
+        remaining: 10,
+        rateLimit: null,
+      });
+      const { key: unlimited } = await server.createKey({
+        organizationId: server.demo.organizationId,
+        rateLimit: null,
+      });
+      // Another connection holds the write lock (in WAL mode, readers go on).
+      const release = await server.lockWrites();
+      let charged: Awaited<ReturnType<TestServer['request']>>;
+      let read: Awaited<ReturnType<TestServer['request']>>;
+      let health: Awaited<ReturnType<TestServer['request']>>;
+      try {
+        charged = await server.request('/api/v1/inventory/items?limit=1', { key });
+        read = await server.request('/api/v1/inventory/items?limit=1', { key: unlimited });
+        health = await server.request('/api/v1/health');
+      } finally {
+        await release();
+      }
+      expectApiError(charged, 503, 'SERVICE_UNAVAILABLE');
+      expect(charged.headers.get('retry-after')).toBe('1');
+      expect(read.status).toBe(200);
+      expect(health.body.checks.database).toBe('ok');
+      expect((await server.request('/api/v1/inventory/items?limit=1', { key })).status).toBe(200);
+      // The refused request spent nothing; the one after it, one use.
+      expect(await server.store.getRemaining(record.id)).toBe(9);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** GET over a keep-alive agent; resolves with the status and body, or the socket's error. */
+function get(
+  agent: http.Agent,
+  url: string,
+  headers: Record<string, string>,
+  onSocket?: (socket: Socket) => void,
+): Promise<{ status: number; body: string } | { error: string }> {
+  return new Promise((resolve) => {
+    const request = http.get(url, { agent, headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('error', (error) => resolve({ error: error.message }));
+    });
+    if (onSocket) request.on('socket', onSocket);
+    request.on('error', (error) => resolve({ error: error.message }));
+  });
+}
+
+describe('SIGTERM under load', () => {
+  it('answers every one of 40 in-flight requests for pages of 1000 items, then exits 0', async () => {
+    const file = tempDb();
+    const store = new SqliteStore(file);
+    let key: string;
+    try {
+      await store.migrate();
+      const org = await store.createOrganization({
+        name: 'Load',
+        slug: 'load',
+        features: ['inventory'],
+      });
+      const rows: ItemFields[] = Array.from({ length: 3000 }, (_, i) => ({
+        name: `Item ${i}`,
+        description: 'x'.repeat(200),
+        sku: `SKU-${i}`,
+        barcode: null,
+        status: 'Active',
+        quantity: i,
+        customFields: '{"colour":"green"}',
+      }));
+      await store.writeItems(org.id, rows);
+      ({ key } = await issueKey(store, { organizationId: org.id, rateLimit: null }));
+    } finally {
+      await store.close();
+    }
+    const server = await startServeProcess({ DATABASE_URL: file, LOG_LEVEL: 'debug' });
+    processes.push(server);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 40 });
+    try {
+      // Warm connections first: a request the server has not read when the signal comes is not
+      // in flight, and a new connection after it would be refused.
+      await Promise.all(
+        Array.from({ length: 40 }, () => get(agent, `${server.apiUrl}/api/v1/health`, {})),
+      );
+      const url = `${server.apiUrl}/api/v1/inventory/items?limit=1000`;
+      const inFlight = Array.from({ length: 40 }, () => get(agent, url, { 'x-api-key': key }));
+      // Every one read by the server (it logs each at debug level), then the signal.
+      await server.waitForLine(/\/inventory\/items.*"request received"/, 40);
+      const exited = server.stop('SIGTERM');
+      const results = await Promise.all(inFlight);
+      for (const result of results) {
+        expect('status' in result ? result.status : result.error).toBe(200);
+        if ('status' in result) expect(JSON.parse(result.body).count).toBe(1000);
+      }
+      expect(await exited).toBe(0);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+interface Outcome {
+  loop: number;
+  socket: number;
+  requestId: string;
+  status?: number;
+  error?: string;
+}
+
+describe('serve --workers 3: a worker killed under load', () => {
+  it('is replaced, and only the connections it held fail; metrics sum every worker', async () => {
+    const file = tempDb();
+    const store = new SqliteStore(file);
+    let key: string;
+    try {
+      await store.migrate();
+      const org = await store.createOrganization({
+        name: 'Crash',
+        slug: 'crash',
+        features: ['inventory'],
+      });
+      ({ key } = await issueKey(store, { organizationId: org.id, rateLimit: null }));
+    } finally {
+      await store.close();
+    }
+    const cluster = await startServeProcess(
+      { DATABASE_URL: file, LOG_LEVEL: 'info', METRICS_PORT: '0' },
+      ['--workers', '3'],
+    );
+    processes.push(cluster);
+    const metricsUrl = /Metrics:\s+(http\S+)/.exec(
+      await cluster.waitForLine(/Metrics:\s+http/),
+    )?.[1] as string;
+    const verify = `${cluster.apiUrl}/api/v1/auth/verify`;
+
+    // Metrics of the three workers, summed by the primary: 30 requests on fresh connections
+    // (round robin over the workers) are 30 in the sum.
+    const fresh = new http.Agent({ keepAlive: false });
+    const warm = await Promise.all(
+      Array.from({ length: 30 }, () => get(fresh, verify, { 'x-api-key': key })),
+    );
+    for (const result of warm) expect('status' in result && result.status).toBe(200);
+    const scraped = await (await fetch(metricsUrl)).text();
+    expect(scraped).toMatch(/^stockroom_cluster_workers 3$/m);
+    expect(scraped).toMatch(
+      /^stockroom_http_requests_total\{route="\/api\/v1\/auth\/verify",status="200"\} 30$/m,
+    );
+
+    // Steady load: 12 loops, each on one keep-alive connection of its own.
+    const outcomes: Outcome[] = [];
+    const socketIds = new WeakMap<Socket, number>();
+    let sockets = 0;
+    let stopping = false;
+    let replaced: Promise<unknown> | null = null;
+    const died = cluster.waitForLine(/worker died; starting a replacement/);
+    const successes = new Map<number, number>();
+    let onProgress = () => {};
+    const loop = async (index: number) => {
+      let agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      while (!stopping) {
+        const requestId = `crash-${index}-${randomBytes(6).toString('hex')}`;
+        let socketId = -1;
+        const result = await get(
+          agent,
+          verify,
+          { 'x-api-key': key, 'x-request-id': requestId },
+          (socket) => {
+            if (!socketIds.has(socket)) socketIds.set(socket, sockets++);
+            socketId = socketIds.get(socket) as number;
+          },
+        );
+        outcomes.push({ loop: index, socket: socketId, requestId, ...result });
+        if ('error' in result) {
+          // The connection died with its worker: wait until the primary knows, then reconnect.
+          agent.destroy();
+          await died;
+          agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        } else successes.set(index, (successes.get(index) ?? 0) + 1);
+        onProgress();
+      }
+      agent.destroy();
+    };
+    const everyLoop = (atLeast: number) =>
+      new Promise<void>((resolve) => {
+        onProgress = () => {
+          if ([...Array(12).keys()].every((i) => (successes.get(i) ?? 0) >= atLeast)) resolve();
+        };
+      });
+    const started = everyLoop(3);
+    const loops = Array.from({ length: 12 }, (_, i) => loop(i));
+    await started;
+    const before = await childPids(cluster.pid);
+    expect(before).toHaveLength(3);
+    const victim = before[0] as number;
+    replaced = cluster.waitForLine(/replacement worker ready/);
+    process.kill(victim, 'SIGKILL');
+    await died;
+    await replaced;
+    // Load goes on after the replacement: every loop succeeds a few more times.
+    const counts = new Map(successes);
+    await new Promise<void>((resolve) => {
+      onProgress = () => {
+        if ([...Array(12).keys()].every((i) => (successes.get(i) ?? 0) >= (counts.get(i) ?? 0) + 3))
+          resolve();
+      };
+    });
+    stopping = true;
+    await Promise.all(loops);
+
+    const after = await childPids(cluster.pid);
+    expect(after).toHaveLength(3);
+    expect(after).not.toContain(victim);
+
+    // Which worker answered each request, from its request log line.
+    const pidOf = new Map<string, number>();
+    for (const line of cluster.lines) {
+      if (!line.includes('"msg":"request"')) continue;
+      const entry = JSON.parse(line) as { pid: number; requestId: string };
+      pidOf.set(entry.requestId, entry.pid);
+    }
+    const answered = outcomes.filter((o) => o.status !== undefined);
+    const failed = outcomes.filter((o) => o.error !== undefined);
+    // Every answer was a success, from a live worker.
+    for (const outcome of answered) expect(outcome.status).toBe(200);
+    // Round robin gave the victim some of the 12 connections: their requests failed, and only
+    // theirs: every failure is on a connection whose earlier requests the victim answered.
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    for (const failure of failed) {
+      const history = answered.filter((o) => o.socket === failure.socket);
+      expect(history.length).toBeGreaterThan(0);
+      for (const earlier of history) expect(pidOf.get(earlier.requestId)).toBe(victim);
+    }
+    // Connections of the surviving workers never failed.
+    const survivorSockets = new Set(
+      answered.filter((o) => pidOf.get(o.requestId) !== victim).map((o) => o.socket),
+    );
+    for (const failure of failed) expect(survivorSockets.has(failure.socket)).toBe(false);
+    expect(await cluster.stop()).toBe(0);
+  });
+});
