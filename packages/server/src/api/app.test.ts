@@ -106,6 +106,44 @@ describe('the API host', () => {
     expect(response.body.error.message.length).toBeLessThan(400);
   });
 
+  it('answers a URL over 8192 characters with a 400 naming the limit; one at the limit is read', async () => {
+    const path = '/api/v1/inventory/items?search=';
+    const over = await server.request(`${path}${'a'.repeat(8193 - path.length)}`, {
+      key: server.demo.key,
+    });
+    expectApiError(over, 400, 'INVALID_PARAMETER');
+    expect(over.body.error.message).toMatch(
+      /^The URL is 8193 characters long; the API reads at most 8192 /,
+    );
+    // At the limit the request is read, and refused for what it says (search is too long).
+    const at = await server.request(`${path}${'a'.repeat(8192 - path.length)}`, {
+      key: server.demo.key,
+    });
+    expectApiError(at, 400, 'INVALID_PARAMETER');
+    expect(at.body.error.param).toBe('search');
+  });
+
+  it('sends nosniff, a CSP that allows nothing and no-referrer on every answer, with CORS intact', async () => {
+    const ok = await server.request('/api/v1/organization', {
+      key: server.demo.key,
+      headers: { origin: 'https://shop.example' },
+    });
+    const refused = await server.request('/api/v1/organization');
+    const preflight = await server.request('/api/v1/organization', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+    });
+    expect([ok.status, refused.status, preflight.status]).toEqual([200, 401, 204]);
+    for (const response of [ok, refused, preflight]) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    }
+  });
+
   it('answers headers too large to read in the envelope, with a request id and a log line', async () => {
     const response = await server.request('/api/v1/health', {
       headers: { 'x-padding': 'a'.repeat(20_000) },

@@ -12,6 +12,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import { maskKeys } from '../keys/format.js';
 import { RateLimiterUnavailableError } from '../keys/rate-limit.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { VERSION } from '../version.js';
@@ -126,7 +127,7 @@ function logRequest(request: FastifyRequest, reply: FastifyReply): void {
 
 /** A path shown in a message: long ones are cut, so a 16 KiB URL does not come back whole. */
 function shownPath(path: string): string {
-  return path.length > 100 ? `${path.slice(0, 100)}…` : path;
+  return maskKeys(path.length > 100 ? `${path.slice(0, 100)}…` : path);
 }
 
 /** Builds the public API host (not listening yet). */
@@ -221,6 +222,9 @@ export async function createApiApp(
       status = apiError.status;
       body = JSON.stringify(errorBody(apiError, requestId, services.publicDocsUrl));
     }
+    // A HEAD request gets the headers only, even when refused before it could be read.
+    const raw = (error as { rawPacket?: Buffer }).rawPacket;
+    const head = raw !== undefined && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
     app.log.info({ method: null, route: null, status, requestId, reason: error.code }, 'request');
     services.metrics.request('unmatched', status, 0);
     const headers = [
@@ -233,7 +237,7 @@ export async function createApiApp(
       ...(body === '' ? [] : ['content-type: application/json; charset=utf-8']),
       `content-length: ${Buffer.byteLength(body)}`,
     ];
-    socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
+    socket.end(`${headers.join('\r\n')}\r\n\r\n${head ? '' : body}`);
   }
 
   app.setValidatorCompiler(({ schema, httpPart }) =>

@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { maskKeys } from '../keys/format.js';
 import { ApiError } from './errors.js';
 import { PARAMS, type ParamName } from './params.js';
 
@@ -33,7 +34,7 @@ const RANK = { unknown: 0, repeated: 1, missing: 2, invalid: 3 };
 /** Keeps control characters and huge values out of the message while naming them. */
 function quote(value: string): string {
   const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-  return JSON.stringify(shown);
+  return JSON.stringify(maskKeys(shown));
 }
 
 /**

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -180,6 +182,40 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
     // What Fastify answers itself before routing (JSON of its own) gets the docs host's pages:
     // a malformed percent-encoding is a 400, an overlong name (beyond MAX_PARAM_LENGTH) a 404.
     // No hook runs for these requests, so the headers and the log line are added here.
+    // Requests Node cannot parse (headers over 16 KiB, an unknown method, broken HTTP) never
+    // reach a route: a plain-text answer, with the headers of every other answer here.
+    clientErrorHandler: (failure, socket: Socket) => {
+      const error = failure as unknown as Error & { code?: string; rawPacket?: Buffer };
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      if (!socket.writable) {
+        socket.destroy(error);
+        return;
+      }
+      const overflow = error.code === 'HPE_HEADER_OVERFLOW';
+      const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : overflow ? 431 : 400;
+      const body =
+        status === 408
+          ? ''
+          : overflow
+            ? 'The request line and headers are larger than this host accepts (16 KiB in all).\n'
+            : 'The request is not valid HTTP/1.1 and could not be read.\n';
+      const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+      app.log.info({ method: null, route: null, status, reason: error.code }, 'request');
+      socket.end(
+        [
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+          'Connection: close',
+          'x-content-type-options: nosniff',
+          `content-security-policy: ${OTHER_CSP}`,
+          'referrer-policy: strict-origin-when-cross-origin',
+          'access-control-allow-origin: *',
+          ...(body === '' ? [] : ['content-type: text/plain; charset=utf-8']),
+          `content-length: ${Buffer.byteLength(body)}`,
+          '',
+          head ? '' : body,
+        ].join('\r\n'),
+      );
+    },
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const started = performance.now();
       reply.raw.once('finish', () =>

@@ -57,3 +57,14 @@ export function isWellFormedKey(key: string): boolean {
   if (!match) return false;
   return checksum(key.slice(0, key.length - CHECKSUM_LENGTH)) === match[3];
 }
+
+const KEY_LIKE = /(sr_(?:org|usr)_[0-9A-Za-z]{4})[0-9A-Za-z]+/gi;
+
+/**
+ * Cuts anything shaped like a key down to its display prefix, for text that echoes what a
+ * client sent (error messages quoting a parameter or a path): a key pasted into the wrong
+ * place is never sent back, nor written anywhere else, whole.
+ */
+export function maskKeys(text: string): string {
+  return text.includes('_') ? text.replace(KEY_LIKE, '$1…') : text;
+}
