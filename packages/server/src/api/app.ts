@@ -105,17 +105,23 @@ function securityHeaders(reply: FastifyReply): void {
 }
 
 /** The route label of a request in metrics: its template, never the raw URL. */
-function metricRoute(request: FastifyRequest): string {
-  const url = request.routeOptions.url;
+function metricRoute(request: FastifyRequest, url: string | undefined): string {
   return request.is404 || url === undefined || url === CORS_CATCH_ALL ? 'unmatched' : url;
 }
 
-/** The one log line of a request (never the key or the Authorization header). */
-function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+/**
+ * The one log line of a request (never the key or the Authorization header). `route` is the
+ * route template when the caller has it already (each read of routeOptions builds an object).
+ */
+function logRequest(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: string | undefined = request.routeOptions.url,
+): void {
   request.log.info(
     {
       method: request.method,
-      route: request.routeOptions.url ?? null,
+      route: route ?? null,
       status: reply.statusCode,
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
       requestId: request.id,
@@ -328,9 +334,10 @@ export async function createApiApp(
   const metrics = services.metrics;
   app.addHook('onResponse', (request, reply, done) => {
     const log = () => {
-      logRequest(request, reply);
+      const route = request.routeOptions.url;
+      logRequest(request, reply, route);
       if (metrics.enabled) {
-        metrics.request(metricRoute(request), reply.statusCode, reply.elapsedTime / 1000);
+        metrics.request(metricRoute(request, route), reply.statusCode, reply.elapsedTime / 1000);
       }
       done();
     };
