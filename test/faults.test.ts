@@ -240,7 +240,7 @@ describe('SIGTERM under load', () => {
     } finally {
       agent.destroy();
     }
-  });
+  }, 90_000);
 });
 
 interface Outcome {
@@ -299,6 +299,12 @@ describe('serve --workers 3: a worker killed under load', () => {
     const died = cluster.waitForLine(/worker died; starting a replacement/);
     const successes = new Map<number, number>();
     let onProgress = () => {};
+    // A failure before the kill is a failure of the test, not something to wait out.
+    let killed = false;
+    let failEarly: (error: Error) => void = () => {};
+    const early = new Promise<never>((_, reject) => {
+      failEarly = reject;
+    });
     const loop = async (index: number) => {
       let agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       while (!stopping) {
@@ -314,6 +320,11 @@ describe('serve --workers 3: a worker killed under load', () => {
           },
         );
         outcomes.push({ loop: index, socket: socketId, requestId, ...result });
+        if ('error' in result && !killed) {
+          failEarly(new Error(`a request failed before any worker was killed: ${result.error}`));
+          agent.destroy();
+          return;
+        }
         if ('error' in result) {
           // The connection died with its worker: wait until the primary knows, then reconnect.
           agent.destroy();
@@ -332,11 +343,12 @@ describe('serve --workers 3: a worker killed under load', () => {
       });
     const started = everyLoop(3);
     const loops = Array.from({ length: 12 }, (_, i) => loop(i));
-    await started;
+    await Promise.race([started, early]);
     const before = await childPids(cluster.pid);
     expect(before).toHaveLength(3);
     const victim = before[0] as number;
     replaced = cluster.waitForLine(/replacement worker ready/);
+    killed = true;
     process.kill(victim, 'SIGKILL');
     await died;
     await replaced;
@@ -380,5 +392,5 @@ describe('serve --workers 3: a worker killed under load', () => {
     );
     for (const failure of failed) expect(survivorSockets.has(failure.socket)).toBe(false);
     expect(await cluster.stop()).toBe(0);
-  });
+  }, 120_000);
 });

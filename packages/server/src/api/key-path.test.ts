@@ -1,8 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hasRateLimitCounters } from '../keys/db-rate-limit.js';
-import type { Store } from '../store/types.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
+import { countStoreCalls } from '../testing/store-calls.js';
 
 /**
  * The cost of the key path in database calls (issue 6): a cached key is verified without a
@@ -13,32 +12,7 @@ import { startTestServer, type TestServer } from '../testing/harness.js';
  */
 
 let server: TestServer;
-const calls = new Map<string, number>();
-
-/** Set inside a counted call: the store's own calls to its methods are not requests' calls. */
-const insideStore = new AsyncLocalStorage<true>();
-
-/** Wraps every method of the store instance so calls are counted (the store still does the work). */
-function countCalls(store: Store): void {
-  const target = store as unknown as Record<string, unknown>;
-  const seen = new Set<string>();
-  for (let proto = Object.getPrototypeOf(store); proto && proto !== Object.prototype; ) {
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      const original = target[name];
-      if (name === 'constructor' || seen.has(name) || typeof original !== 'function') continue;
-      seen.add(name);
-      target[name] = (...args: unknown[]) => {
-        if (insideStore.getStore())
-          return (original as (...a: unknown[]) => unknown).apply(store, args);
-        calls.set(name, (calls.get(name) ?? 0) + 1);
-        return insideStore.run(true, () =>
-          (original as (...a: unknown[]) => unknown).apply(store, args),
-        );
-      };
-    }
-    proto = Object.getPrototypeOf(proto);
-  }
-}
+let calls: Map<string, number>;
 
 /** Store calls made since the last reset, without the timers' own (usage flush, sweeps). */
 function requestCalls(): Record<string, number> {
@@ -53,7 +27,7 @@ function requestCalls(): Record<string, number> {
 beforeAll(async () => {
   // A key cache that outlives the test, so "cached" does not depend on how fast it runs.
   server = await startTestServer({ keyCacheTtlMs: 60_000 });
-  countCalls(server.store);
+  ({ calls } = countStoreCalls(server.store));
 });
 afterAll(() => server?.close());
 beforeEach(() => calls.clear());

@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Store } from '../store/types.js';
 
 /**
- * Counts the calls a server makes to its real store (the store itself is untouched: each
- * method is wrapped on the instance, then put back). Tests use it to prove that something did
- * not reach the database at all.
+ * Counts the calls a server makes to its real store: every method of the instance is wrapped
+ * (the store still does the work) until `restore`. Only outermost calls count: a store method
+ * that calls another of its own methods is one call. Tests use it to prove how many database
+ * calls a request costs, or that something never reached the database at all.
  */
 export interface StoreCalls {
   /** Calls since the last reset, by method name. */
@@ -13,33 +15,36 @@ export interface StoreCalls {
   restore(): void;
 }
 
+/** Set inside a counted call: the store's own calls to its methods are not requests' calls. */
+const insideStore = new AsyncLocalStorage<true>();
+
 export function countStoreCalls(store: Store): StoreCalls {
   const calls = new Map<string, number>();
   const target = store as unknown as Record<string, unknown>;
-  const names = new Set<string>();
+  const wrapped = new Map<string, { own: boolean; original: unknown }>();
   for (let proto = Object.getPrototypeOf(store); proto && proto !== Object.prototype; ) {
     for (const name of Object.getOwnPropertyNames(proto)) {
-      if (name !== 'constructor' && typeof target[name] === 'function') names.add(name);
+      const original = target[name];
+      if (name === 'constructor' || wrapped.has(name) || typeof original !== 'function') continue;
+      wrapped.set(name, { own: Object.hasOwn(target, name), original });
+      const call = (args: unknown[]) =>
+        (original as (...a: unknown[]) => unknown).apply(store, args);
+      target[name] = (...args: unknown[]) => {
+        if (insideStore.getStore()) return call(args);
+        calls.set(name, (calls.get(name) ?? 0) + 1);
+        return insideStore.run(true, () => call(args));
+      };
     }
     proto = Object.getPrototypeOf(proto);
-  }
-  const originals = new Map<string, unknown>();
-  for (const name of names) {
-    const original = target[name] as (...args: unknown[]) => unknown;
-    originals.set(name, Object.hasOwn(target, name) ? original : undefined);
-    target[name] = function (this: unknown, ...args: unknown[]) {
-      calls.set(name, (calls.get(name) ?? 0) + 1);
-      return original.apply(this, args);
-    };
   }
   return {
     calls,
     total: () => [...calls.values()].reduce((sum, n) => sum + n, 0),
     reset: () => calls.clear(),
     restore() {
-      for (const [name, own] of originals) {
-        if (own === undefined) delete target[name];
-        else target[name] = own;
+      for (const [name, { own, original }] of wrapped) {
+        if (own) target[name] = original;
+        else delete target[name];
       }
     },
   };
