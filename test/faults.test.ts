@@ -37,10 +37,25 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function tempDb(): string {
+/** A fresh SQLite file with one organization holding `rows`, and a key without a rate limit. */
+async function seededDatabase(rows: ItemFields[] = []): Promise<{ file: string; key: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-faults-'));
   dirs.push(dir);
-  return path.join(dir, 'stockroom.db');
+  const file = path.join(dir, 'stockroom.db');
+  const store = new SqliteStore(file);
+  try {
+    await store.migrate();
+    const org = await store.createOrganization({
+      name: 'Faults',
+      slug: 'faults',
+      features: ['inventory'],
+    });
+    if (rows.length > 0) await store.writeItems(org.id, rows);
+    const { key } = await issueKey(store, { organizationId: org.id, rateLimit: null });
+    return { file, key };
+  } finally {
+    await store.close();
+  }
 }
 
 /** Repeats `send` until `done` holds, for at most `ms` (the condition under test has a bound). */
@@ -193,30 +208,16 @@ function get(
 
 describe('SIGTERM under load', () => {
   it('answers every one of 40 in-flight requests for pages of 1000 items, then exits 0', async () => {
-    const file = tempDb();
-    const store = new SqliteStore(file);
-    let key: string;
-    try {
-      await store.migrate();
-      const org = await store.createOrganization({
-        name: 'Load',
-        slug: 'load',
-        features: ['inventory'],
-      });
-      const rows: ItemFields[] = Array.from({ length: 3000 }, (_, i) => ({
-        name: `Item ${i}`,
-        description: 'x'.repeat(200),
-        sku: `SKU-${i}`,
-        barcode: null,
-        status: 'Active',
-        quantity: i,
-        customFields: '{"colour":"green"}',
-      }));
-      await store.writeItems(org.id, rows);
-      ({ key } = await issueKey(store, { organizationId: org.id, rateLimit: null }));
-    } finally {
-      await store.close();
-    }
+    const rows: ItemFields[] = Array.from({ length: 3000 }, (_, i) => ({
+      name: `Item ${i}`,
+      description: 'x'.repeat(200),
+      sku: `SKU-${i}`,
+      barcode: null,
+      status: 'Active',
+      quantity: i,
+      customFields: '{"colour":"green"}',
+    }));
+    const { file, key } = await seededDatabase(rows);
     const server = await startServeProcess({ DATABASE_URL: file, LOG_LEVEL: 'debug' });
     processes.push(server);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 40 });
@@ -253,20 +254,7 @@ interface Outcome {
 
 describe('serve --workers 3: a worker killed under load', () => {
   it('is replaced, and only the connections it held fail; metrics sum every worker', async () => {
-    const file = tempDb();
-    const store = new SqliteStore(file);
-    let key: string;
-    try {
-      await store.migrate();
-      const org = await store.createOrganization({
-        name: 'Crash',
-        slug: 'crash',
-        features: ['inventory'],
-      });
-      ({ key } = await issueKey(store, { organizationId: org.id, rateLimit: null }));
-    } finally {
-      await store.close();
-    }
+    const { file, key } = await seededDatabase();
     const cluster = await startServeProcess(
       { DATABASE_URL: file, LOG_LEVEL: 'info', METRICS_PORT: '0' },
       ['--workers', '3'],
