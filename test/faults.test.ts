@@ -355,6 +355,10 @@ describe('serve --workers 3: a worker killed under load', () => {
     expect(after).toHaveLength(3);
     expect(after).not.toContain(victim);
 
+    // The survivors write their last log lines when they exit; the victim's last few lines
+    // died with it (logs are written asynchronously), so only the victim's may be missing.
+    expect(await cluster.stop()).toBe(0);
+
     // Which worker answered each request, from its request log line.
     const pidOf = new Map<string, number>();
     for (const line of cluster.lines) {
@@ -364,21 +368,23 @@ describe('serve --workers 3: a worker killed under load', () => {
     }
     const answered = outcomes.filter((o) => o.status !== undefined);
     const failed = outcomes.filter((o) => o.error !== undefined);
-    // Every answer was a success, from a live worker.
+    // Every answer was a success.
     for (const outcome of answered) expect(outcome.status).toBe(200);
-    // Round robin gave the victim some of the 12 connections: their requests failed, and only
-    // theirs: every failure is on a connection whose earlier requests the victim answered.
-    expect(failed.length).toBeGreaterThanOrEqual(1);
-    for (const failure of failed) {
-      const history = answered.filter((o) => o.socket === failure.socket);
-      expect(history.length).toBeGreaterThan(0);
-      for (const earlier of history) expect(pidOf.get(earlier.requestId)).toBe(victim);
+    // The worker of each connection, from the log lines of its requests: one worker each.
+    const workerOf = new Map<number, number>();
+    for (const outcome of answered) {
+      const pid = pidOf.get(outcome.requestId);
+      if (pid === undefined) continue;
+      expect(workerOf.get(outcome.socket) ?? pid).toBe(pid);
+      workerOf.set(outcome.socket, pid);
     }
-    // Connections of the surviving workers never failed.
-    const survivorSockets = new Set(
-      answered.filter((o) => pidOf.get(o.requestId) !== victim).map((o) => o.socket),
-    );
-    for (const failure of failed) expect(survivorSockets.has(failure.socket)).toBe(false);
-    expect(await cluster.stop()).toBe(0);
+    // A request without a log line was the victim's (its last lines were lost with it).
+    for (const outcome of answered) {
+      if (!pidOf.has(outcome.requestId)) expect(workerOf.get(outcome.socket)).toBe(victim);
+    }
+    // Round robin gave the victim some of the 12 connections: their requests failed, and only
+    // theirs. Connections of the surviving workers never failed.
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    for (const failure of failed) expect(workerOf.get(failure.socket)).toBe(victim);
   }, 120_000);
 });
