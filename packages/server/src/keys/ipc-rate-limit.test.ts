@@ -1,10 +1,21 @@
 import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
 import { newId } from '../ids.js';
+import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { expectApiError } from '../testing/security-suite.js';
 import { answerRateLimits, type IpcEndpoint, IpcRateLimiter } from './ipc-rate-limit.js';
-import { MemoryRateLimiter, RateLimiterUnavailableError, windowOf } from './rate-limit.js';
+import {
+  MemoryRateLimiter,
+  type RateLimiter,
+  RateLimiterUnavailableError,
+  windowOf,
+} from './rate-limit.js';
+import { createRateLimiter } from './rate-limiters.js';
 
 /**
  * The rate limits of a cluster on SQLite: workers ask the primary, which counts for all of
@@ -132,5 +143,41 @@ describe('a worker whose primary does not answer', () => {
       services.rateLimiter = original;
     }
     expect((await server.request('/api/v1/inventory/items?limit=1', { key })).status).toBe(200);
+  });
+});
+
+describe('workers of a cluster on SQLite whose Redis is down', () => {
+  it('fall back to the primary: a concurrent burst over 4 workers still admits exactly max', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-fallback-'));
+    // Nothing listens on port 1: every Redis command fails, so each worker uses its fallback.
+    const config = loadConfig({
+      DATABASE_URL: path.join(dir, 'stockroom.db'),
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    const store = new SqliteStore(config.databaseUrl);
+    const counters = new MemoryRateLimiter();
+    const quiet = { warn() {}, info() {} };
+    const workers = await Promise.all(
+      Array.from({ length: 4 }, () => {
+        const { worker, primary } = channel();
+        answerRateLimits(primary, counters);
+        return createRateLimiter(config, store, quiet, { primary: worker });
+      }),
+    );
+    try {
+      const key = newId();
+      const policy = { max: 50, windowSeconds: 60 };
+      const now = Date.now();
+      const results = await Promise.all(
+        Array.from({ length: 300 }, (_, i) =>
+          (workers[i % 4] as RateLimiter).hit(ORG, key, policy, now),
+        ),
+      );
+      expect(results.filter((r) => r.allowed)).toHaveLength(50);
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -16,9 +16,9 @@ export interface RateLimiterOptions {
 
 /**
  * The limiter a process uses: with REDIS_URL, Redis (exact across processes) falling back to
- * the local one; without it, the database's counters on PostgreSQL (exact across processes),
- * on SQLite in-process counters (one process serves the file: serve takes a lock on it) or,
- * in a worker of a cluster, the primary's counters.
+ * the exact local one; without it, the database's counters on PostgreSQL (exact across
+ * processes), on SQLite in-process counters (one process serves the file: serve takes a lock
+ * on it) or, in a worker of a cluster, the primary's counters.
  */
 export async function createRateLimiter(
   config: Config,
@@ -26,12 +26,7 @@ export async function createRateLimiter(
   log: LimiterLog,
   options: RateLimiterOptions = {},
 ): Promise<RateLimiter> {
-  if (!config.redisUrl && !hasRateLimitCounters(store) && options.primary) {
-    return new IpcRateLimiter(options.primary, config.databaseTimeoutMs);
-  }
-  const local = hasRateLimitCounters(store)
-    ? new DatabaseRateLimiter(store)
-    : new MemoryRateLimiter();
+  const local = localRateLimiter(config, store, options);
   if (!config.redisUrl) return local;
   const redis = new RedisRateLimiter(config.redisUrl, { prefix: `${config.redisPrefix}rl:` });
   const limiter = new FallbackRateLimiter(redis, local, log);
@@ -39,4 +34,12 @@ export async function createRateLimiter(
   await redis.connect().catch(() => {});
   await limiter.health();
   return limiter;
+}
+
+/** The limiter without Redis, and Redis's fallback: exact across this server's processes. */
+function localRateLimiter(config: Config, store: Store, options: RateLimiterOptions): RateLimiter {
+  if (hasRateLimitCounters(store)) return new DatabaseRateLimiter(store);
+  // A worker of a cluster on SQLite: per-worker counters would admit N × max.
+  if (options.primary) return new IpcRateLimiter(options.primary, config.databaseTimeoutMs);
+  return new MemoryRateLimiter();
 }
