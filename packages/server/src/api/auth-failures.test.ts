@@ -114,11 +114,17 @@ describe('AUTH_FAILURE_LIMIT with TRUST_PROXY', () => {
     expect(refused.body.error.message).toMatch(/invalid API key.*this address.*5 per 86400 s/);
     // No key lookup, so no rate-limit headers of a key either.
     expect(refused.headers.get('x-ratelimit-limit')).toBeNull();
-    // Every keyed route, any key (or none), from that address.
+    // Every keyed route, any key this server has not accepted yet, from that address.
     for (const path of ['/api/v1/auth/verify', '/api/v1/organization']) {
       expectApiError(await server.request(path, from(attacker, key)), 401, 'RATE_LIMITED');
     }
-    expectApiError(await server.request(ITEMS, from(attacker)), 401, 'RATE_LIMITED');
+    expectApiError(await server.request(ITEMS, from(attacker, 'not-a-key')), 401, 'RATE_LIMITED');
+    // No key at all is not a guess: it is told so, as anywhere.
+    expectApiError(await server.request(ITEMS, from(attacker)), 401, 'MISSING_API_KEY');
+    // A key the server has already accepted (here: the demo key) still works from the address,
+    // so a client behind the same NAT as the guesser carries on.
+    expect((await server.request(ITEMS, from(neighbour, server.demo.key))).status).toBe(200);
+    expect((await server.request(ITEMS, from(attacker, server.demo.key))).status).toBe(200);
     // Health needs no key: it is not throttled.
     expect((await server.request('/api/v1/health', from(attacker))).status).toBe(200);
     // Another address is unaffected: its valid key works, its invalid key is just invalid.

@@ -177,21 +177,6 @@ export function authenticate(services: Services) {
       reply.header('deprecation', 'true');
       reply.header('link', `<${services.publicDocsUrl}/en/docs/authentication>; rel="deprecation"`);
     }
-    // An address that sent too many invalid keys is refused before its key is looked at. The
-    // address is only worked out (X-Forwarded-For under TRUST_PROXY) while some address has
-    // failed in the current window: a quiet server pays nothing for the throttle.
-    const throttle = services.authFailures;
-    if (throttle !== null && !throttle.idle) {
-      const retryAfter = throttle.retryAfter(request.ip);
-      if (retryAfter > 0) {
-        services.metrics.rateLimited('auth_failures');
-        throw new ApiError(
-          'RATE_LIMITED',
-          `Too many requests with an invalid API key came from this address (${throttle.max} per ${throttle.windowSeconds} s): every keyed request from it is refused for the next ${retryAfter} s. Check that your integration sends the whole key it was given, then retry after Retry-After.`,
-          { headers: { 'retry-after': String(retryAfter) } },
-        );
-      }
-    }
     let key: string;
     try {
       key = extractKey(request);
@@ -200,9 +185,27 @@ export function authenticate(services: Services) {
       if ((error as ApiError).code === 'INVALID_API_KEY') services.authFailures?.fail(request.ip);
       throw error;
     }
+    const wellFormed = isWellFormedKey(key);
+    const hash = wellFormed ? hashKey(key) : null;
+    // An address that sent too many invalid keys is refused before its key is looked up,
+    // unless the key is one this process has already found (a neighbour behind the same NAT
+    // keeps working; a guess never reaches the database). The address is only worked out
+    // (X-Forwarded-For under TRUST_PROXY) while some address has failed in the current
+    // window: a quiet server pays nothing for the throttle.
+    const throttle = services.authFailures;
+    if (throttle !== null && !throttle.idle && (hash === null || !services.keys.vouchesFor(hash))) {
+      const retryAfter = throttle.retryAfter(request.ip);
+      if (retryAfter > 0) {
+        services.metrics.rateLimited('auth_failures');
+        throw new ApiError(
+          'RATE_LIMITED',
+          `Too many requests with an invalid API key came from this address (${throttle.max} per ${throttle.windowSeconds} s): keyed requests from it are refused for the next ${retryAfter} s, except with a key this server has already accepted. Check that your integration sends the whole key it was given, then retry after Retry-After.`,
+          { headers: { 'retry-after': String(retryAfter) } },
+        );
+      }
+    }
     // Format and checksum first: garbage never reaches the database.
-    if (!isWellFormedKey(key)) throw invalidKey(request);
-    const hash = hashKey(key);
+    if (hash === null) throw invalidKey(request);
     const cached = services.keys.peek(hash);
     if (cached !== undefined) {
       services.metrics.keyCache(true);

@@ -44,6 +44,15 @@ export class KeyVerifier {
     return miss !== undefined && miss.expires > now ? null : undefined;
   }
 
+  /**
+   * Whether this process has looked this key up and found it (fresh or not, while it is among
+   * the remembered entries). Only the holder of an existing key can present its hash, so an
+   * address throttled for invalid keys may still use one (api/auth.ts).
+   */
+  vouchesFor(hash: string): boolean {
+    return this.known.has(hash);
+  }
+
   async load(hash: string, now = Date.now()): Promise<KeyContext | null> {
     const cached = this.peek(hash, now);
     if (cached !== undefined) return cached;
