@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { generateKey } from '../keys/format.js';
+import { rotateKey } from '../keys/issue.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { expectApiError, untilChanged } from '../testing/security-suite.js';
 
@@ -693,6 +694,43 @@ describe('changes made while the server runs', () => {
         response = await server.request(ITEMS, { key });
       }
       expectApiError(response, 403, 'FEATURE_DISABLED');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a rotated key: both secrets work during the grace period, sharing one quota; then only the new one', async () => {
+    const server = await startTestServer();
+    try {
+      const { key: oldSecret, record } = await server.createKey({
+        organizationId: server.demo.organizationId,
+        remaining: 1000,
+        rateLimit: null,
+      });
+      expect((await server.request(ITEMS, { key: oldSecret })).status).toBe(200);
+      const rotated = await rotateKey(server.store, record, 3600);
+      const newSecret = rotated?.key as string;
+      const viaNew = await server.request('/api/v1/auth/verify', { key: newSecret });
+      expect(viaNew.status).toBe(200);
+      expect(viaNew.body.key).toMatchObject({ id: record.id, prefix: newSecret.slice(0, 11) });
+      // The same key answers to both secrets: one quota, spent by either.
+      expect((await server.request(ITEMS, { key: oldSecret })).status).toBe(200);
+      expect((await server.request(ITEMS, { key: newSecret })).status).toBe(200);
+      expect(await server.store.getRemaining(record.id)).toBe(997);
+      const viaOld = await server.request('/api/v1/auth/verify', { key: oldSecret });
+      expect(viaOld.body.key).toMatchObject({ id: record.id, remaining: 997 });
+
+      // The grace period ends (here: a rotation whose grace is already over) → the previous
+      // secret is unknown within a second, the current one keeps working.
+      const again = await rotateKey(server.store, { id: record.id, type: 'organization' }, 0);
+      const latest = again?.key as string;
+      expectApiError(
+        await untilChanged(() => server.request(ITEMS, { key: newSecret })),
+        401,
+        'INVALID_API_KEY',
+      );
+      expectApiError(await server.request(ITEMS, { key: oldSecret }), 401, 'INVALID_API_KEY');
+      expect((await server.request(ITEMS, { key: latest })).status).toBe(200);
     } finally {
       await server.close();
     }

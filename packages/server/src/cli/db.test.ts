@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { issueKey } from '../keys/issue.js';
+import { issueKey, rotateKey } from '../keys/issue.js';
 import { startServer } from '../server.js';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import type { Item, Store } from '../store/types.js';
@@ -58,6 +58,7 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
   let target: PostgresStore;
   let orgIds: string[];
   let userKey: string;
+  let rotatedUserKey: string;
 
   beforeAll(async () => {
     sandbox = createCliSandbox();
@@ -75,14 +76,23 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
     const bob = await source.createUser({ email: 'bob@example.test', name: null });
     await source.addMember(acme.id, ada.id);
     await source.addMember(other.id, bob.id);
-    userKey = (
-      await issueKey(source, {
-        organizationId: acme.id,
-        userId: ada.id,
-        remaining: 7,
-        rateLimit: { max: 5, windowSeconds: 60 },
-      })
-    ).key;
+    const userIssued = await issueKey(source, {
+      organizationId: acme.id,
+      userId: ada.id,
+      remaining: 7,
+      rateLimit: { max: 5, windowSeconds: 60 },
+    });
+    // Rotated with a grace period: both secrets must keep working on the copy.
+    userKey = userIssued.key;
+    const rotated = await rotateKey(source, userIssued.record, 3600);
+    rotatedUserKey = (rotated as NonNullable<typeof rotated>).key;
+    await source.appendAuditEvent({
+      organizationId: acme.id,
+      actor: 'cli:test',
+      action: 'key.rotated',
+      target: userIssued.record.id,
+      details: { prefix: (rotated as NonNullable<typeof rotated>).record.prefix },
+    });
     const disabled = await issueKey(source, { organizationId: acme.id, permissions: [] });
     await source.setApiKeyEnabled(disabled.record.id, false);
     const revoked = await issueKey(source, { organizationId: other.id, expiresAt: Date.now() });
@@ -127,8 +137,22 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.json).toMatchObject({
-      copied: { organizations: 2, users: 2, memberships: 2, apiKeys: 3, items: 2348 },
-      deleted: { organizations: 0, users: 0, memberships: 0, apiKeys: 0, items: 0 },
+      copied: {
+        organizations: 2,
+        users: 2,
+        memberships: 2,
+        apiKeys: 3,
+        items: 2348,
+        auditEvents: 1,
+      },
+      deleted: {
+        organizations: 0,
+        users: 0,
+        memberships: 0,
+        apiKeys: 0,
+        items: 0,
+        auditEvents: 0,
+      },
       verified: true,
     });
 
@@ -137,6 +161,7 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       expect(await target.listApiKeys(orgId)).toEqual(await source.listApiKeys(orgId));
       expect(await target.listMembers(orgId)).toEqual(await source.listMembers(orgId));
       expect(await allItems(target, orgId)).toEqual(await allItems(source, orgId));
+      expect(await target.listAuditEvents(orgId)).toEqual(await source.listAuditEvents(orgId));
     }
     // Search text is rebuilt for PostgreSQL: the same needles find the same items.
     const [acme] = orgIds as [string];
@@ -167,6 +192,10 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
         headers: { 'x-api-key': userKey },
       });
       expect(((await verify.json()) as { key: { remaining: number } }).key.remaining).toBe(6);
+      const verifyRotated = await fetch(`${server.apiUrl}/api/v1/auth/verify`, {
+        headers: { 'x-api-key': rotatedUserKey },
+      });
+      expect(verifyRotated.status).toBe(200);
     } finally {
       await server.close();
     }
@@ -312,8 +341,22 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.json).toMatchObject({
-      copied: { organizations: 1, users: 1, memberships: 0, apiKeys: 2, items: 2346 },
-      deleted: { organizations: 1, users: 1, memberships: 2, apiKeys: 1, items: 2 },
+      copied: {
+        organizations: 1,
+        users: 1,
+        memberships: 0,
+        apiKeys: 2,
+        items: 2346,
+        auditEvents: 1,
+      },
+      deleted: {
+        organizations: 1,
+        users: 1,
+        memberships: 2,
+        apiKeys: 1,
+        items: 2,
+        auditEvents: 0,
+      },
       verified: true,
     });
     expect(await target.listOrganizations()).toEqual(await source.listOrganizations());
@@ -332,6 +375,7 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       memberships: 0,
       apiKeys: 0,
       items: 0,
+      auditEvents: 0,
     });
   });
 });

@@ -36,7 +36,7 @@ export function redactUrl(url: string): string {
 }
 
 function summary(counts: CopyCounts): string {
-  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items`;
+  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items, ${counts.auditEvents} audit events`;
 }
 
 export function registerDb(program: Command): void {

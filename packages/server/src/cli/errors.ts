@@ -22,6 +22,8 @@ export type CliErrorCode =
   | 'INVALID_CONFIG'
   | 'DATABASE_ERROR'
   | 'ALREADY_SERVING'
+  | 'FILE_EXISTS'
+  | 'NOT_SUPPORTED'
   | 'INTERNAL_ERROR';
 
 export class CliError extends Error {

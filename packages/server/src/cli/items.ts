@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { ImportFileError } from '../items/errors.js';
 import { type ImportResult, importItems } from '../items/import.js';
+import { recordAudit } from './audit.js';
 import { contextOf, withStore } from './context.js';
 import { CliError, usageError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
@@ -63,6 +64,15 @@ one that is not UTF-8, writes nothing.`,
             strict,
             onProgress: (p) => progress.update(p),
           });
+          if (result.created + result.updated > 0) {
+            const { created, updated, unchanged, failed } = result;
+            await recordAudit(store, {
+              organizationId: organization.id,
+              action: 'items.imported',
+              target: null,
+              details: { file: path.basename(file), created, updated, unchanged, failed },
+            });
+          }
           return { result, slug: organization.slug };
         } catch (error) {
           // Name the file in the one stderr line: "items.csv, line 7: invalid CSV: …".
@@ -112,6 +122,12 @@ one that is not UTF-8, writes nothing.`,
         if (!(await store.deleteItem(organization.id, by))) {
           throw new CliError('ITEM_NOT_FOUND', `no item with ${what} in ${organization.slug}`);
         }
+        await recordAudit(store, {
+          organizationId: organization.id,
+          action: 'items.deleted',
+          target: opts.id ?? null,
+          details: { ...by },
+        });
         return organization.slug;
       });
       context.out.success({ deleted: true, ...by }, `Deleted the item with ${what} from ${slug}`);

@@ -31,6 +31,11 @@ export function keyView(key: ApiKeyRecord, userEmail: string | null = null) {
     createdAt: iso(key.createdAt),
     lastUsedAt: iso(key.lastUsedAt),
     revokedAt: iso(key.revokedAt),
+    /** After `key rotate --grace`: until when the previous secret still works. */
+    previousSecretValidUntil:
+      key.previousHashExpiresAt !== null && key.previousHashExpiresAt > Date.now()
+        ? iso(key.previousHashExpiresAt)
+        : null,
   };
 }
 

@@ -46,6 +46,7 @@ describe('stockroom key', () => {
       createdAt: expect.stringMatching(/Z$/),
       lastUsedAt: null,
       revokedAt: null,
+      previousSecretValidUntil: null,
     });
     const stored = await sandbox.store().getApiKey(id);
     expect(stored?.hash).toBe(hashKey(key));
@@ -311,7 +312,60 @@ describe('stockroom key', () => {
     });
   });
 
-  it.each(['disable', 'enable', 'revoke'])(
+  it('rotate: a new secret shown once, the same key; the old secret works only through --grace', async () => {
+    const created = (
+      await run(['key', 'create', '--org', 'acme', '--name', 'Shop', '--remaining', '50', '--json'])
+    ).json;
+    const store = sandbox.store();
+
+    const rotated = await run(['key', 'rotate', created.id, '--grace', '2h', '--json']);
+    expectSuccess(rotated, { json: true });
+    const { key } = rotated.json;
+    expect(isWellFormedKey(key)).toBe(true);
+    expect(key).not.toBe(created.key);
+    const graceEnd = Date.parse(rotated.json.previousSecretValidUntil);
+    expect(graceEnd - Date.now()).toBeGreaterThan(2 * 3600_000 - 60_000);
+    expect(graceEnd - Date.now()).toBeLessThanOrEqual(2 * 3600_000);
+    // Same key: id, name, quota, rate limit and permissions kept; only the secret changed.
+    expect(rotated.json).toEqual({
+      ...created,
+      key,
+      prefix: key.slice(0, 11),
+      previousSecretValidUntil: rotated.json.previousSecretValidUntil,
+    });
+    const stored = await store.getApiKey(created.id);
+    expect(stored).toMatchObject({ hash: hashKey(key), previousHash: hashKey(created.key) });
+    expect((await store.loadKeyContext(hashKey(created.key)))?.key.id).toBe(created.id);
+    expect(rotated.stdout).not.toContain(stored?.hash);
+    expect(rotated.stdout).not.toContain(stored?.previousHash);
+
+    // Without --grace the previous secret stops at once.
+    const human = await run(['key', 'rotate', created.id]);
+    expectSuccess(human);
+    expect(human.stdout).toMatch(/^Rotated key [0-9a-f]{24} \(sr_org_\w{4}, "Shop"\)$/m);
+    expect(human.stdout).toMatch(/This key is shown only once/);
+    expect(human.stdout).toMatch(/The old secret stopped working now\.$/m);
+    const latest = /^ {2}(sr_org_\w+)$/m.exec(human.stdout)?.[1] ?? '';
+    expect(await store.loadKeyContext(hashKey(key))).toBeNull();
+    expect(await store.loadKeyContext(hashKey(created.key))).toBeNull();
+    expect((await store.loadKeyContext(hashKey(latest)))?.key.remaining).toBe(50);
+
+    await rejected(['key', 'rotate', created.id, '--grace', '91d'], {
+      status: 2,
+      message: /at most 90 days/,
+    });
+    await rejected(['key', 'rotate', created.id, '--grace', '0'], {
+      status: 2,
+      message: /DURATION must be/,
+    });
+    expectSuccess(await run(['key', 'revoke', created.id]));
+    await rejected(['key', 'rotate', created.id], {
+      status: 1,
+      message: /is revoked and cannot be rotated/,
+    });
+  });
+
+  it.each(['disable', 'enable', 'revoke', 'rotate'])(
     '%s: a malformed id is exit 2, an unknown one exit 1',
     async (verb) => {
       await rejected(['key', verb, 'sr_org_abc'], {

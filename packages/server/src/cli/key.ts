@@ -1,16 +1,18 @@
 import { type Command, Option } from 'commander';
-import { issueKey } from '../keys/issue.js';
+import { issueKey, rotateKey } from '../keys/issue.js';
 import { PERMISSIONS } from '../keys/permissions.js';
-import type { ApiKeyRecord, RateLimitPolicy, Store } from '../store/types.js';
+import type { ApiKeyRecord, AuditAction, RateLimitPolicy, Store } from '../store/types.js';
+import { recordAudit } from './audit.js';
 import { contextOf, withStore } from './context.js';
 import { CliError } from './errors.js';
 import { keyView, rateLimitText } from './key-view.js';
 import { lookupKey, lookupOrganization, lookupUser } from './lookup.js';
-import { byCreation, fields, table } from './output.js';
+import { byCreation, fields, iso, table } from './output.js';
 import {
   listParser,
   parseExpiresIn,
   parseFutureDate,
+  parseGrace,
   parseId,
   parseQuota,
   parseRateLimit,
@@ -56,6 +58,7 @@ function stateCommand(
   description: string,
   change: (store: Store, key: ApiKeyRecord) => Promise<ApiKeyRecord | null>,
   done: string,
+  action: AuditAction,
 ): void {
   parent
     .command(name)
@@ -65,7 +68,14 @@ function stateCommand(
       const context = contextOf(command);
       const key = await withStore(context, async (store) => {
         const current = await lookupKey(store, id);
-        return (await change(store, current)) ?? current;
+        const changed = (await change(store, current)) ?? current;
+        await recordAudit(store, {
+          organizationId: changed.organizationId,
+          action,
+          target: changed.id,
+          details: { name: changed.name, prefix: changed.prefix },
+        });
+        return changed;
       });
       context.out.success(keyView(key), `${done} key ${describe(key)}`);
     });
@@ -153,6 +163,22 @@ export function registerKey(program: Command): void {
             rateLimit: opts.rateLimit === 'none' ? null : opts.rateLimit,
           }),
         });
+        const { record } = issued;
+        await recordAudit(store, {
+          organizationId: organization.id,
+          action: 'key.created',
+          target: record.id,
+          details: {
+            name: record.name,
+            type: record.type,
+            prefix: record.prefix,
+            userId: record.userId,
+            permissions: record.permissions,
+            expiresAt: iso(record.expiresAt),
+            remaining: record.remaining,
+            rateLimit: record.rateLimit,
+          },
+        });
         return { issued, email, slug: organization.slug };
       });
       const { id, ...rest } = keyView(issued.record, email);
@@ -230,6 +256,7 @@ export function registerKey(program: Command): void {
       return store.setApiKeyEnabled(current.id, false);
     },
     'Disabled',
+    'key.disabled',
   );
   stateCommand(
     key,
@@ -240,6 +267,7 @@ export function registerKey(program: Command): void {
       return store.setApiKeyEnabled(current.id, true);
     },
     'Enabled',
+    'key.enabled',
   );
   stateCommand(
     key,
@@ -247,5 +275,60 @@ export function registerKey(program: Command): void {
     'revoke a key for good (the API then treats it as unknown)',
     (store, current) => store.revokeApiKey(current.id),
     'Revoked',
+    'key.revoked',
   );
+
+  key
+    .command('rotate')
+    .description(
+      'give a key a new secret, shown once; the key keeps its id, quota, rate limit and permissions, and the old secret keeps working for the --grace period',
+    )
+    .argument('<KEY>', 'key id (as shown by `key list`)', parseId)
+    .option(
+      '--grace <DURATION>',
+      'how long the old secret keeps working, e.g. 24h (at most 90d; default: it stops at once)',
+      parseGrace,
+    )
+    .action(async (id: string, opts: { grace?: number }, command: Command) => {
+      const context = contextOf(command);
+      const graceSeconds = opts.grace ?? 0;
+      const { rotated, email } = await withStore(context, async (store) => {
+        const current = await lookupKey(store, id);
+        refuseRevoked(current, 'rotated');
+        const rotated = await rotateKey(store, current, graceSeconds);
+        if (!rotated) {
+          throw new CliError('KEY_REVOKED', `key ${id} was revoked while it was being rotated`);
+        }
+        const { record } = rotated;
+        await recordAudit(store, {
+          organizationId: record.organizationId,
+          action: 'key.rotated',
+          target: record.id,
+          details: {
+            name: record.name,
+            previousPrefix: current.prefix,
+            prefix: record.prefix,
+            previousSecretValidUntil: iso(record.previousHashExpiresAt),
+          },
+        });
+        const email = record.userId ? ((await store.findUser(record.userId))?.email ?? null) : null;
+        return { rotated, email };
+      });
+      const { id: keyId, ...rest } = keyView(rotated.record, email);
+      const until = iso(rotated.record.previousHashExpiresAt);
+      context.out.success(
+        { id: keyId, key: rotated.key, ...rest },
+        [
+          `Rotated key ${describe(rotated.record)}`,
+          details(rotated.record, email),
+          '',
+          `  ${rotated.key}`,
+          '',
+          'This key is shown only once: copy it now. Stockroom stores only its hash and cannot show it again.',
+          until === null
+            ? 'The old secret stopped working now.'
+            : `The old secret keeps working until ${until}; rotating again ends that grace period.`,
+        ].join('\n'),
+      );
+    });
 }

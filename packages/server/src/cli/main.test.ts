@@ -1,37 +1,40 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SQLITE_MIGRATIONS } from '../store/sqlite/migrations.js';
 import { createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
+import { buildProgram } from './program.js';
 
 const sandbox = createCliSandbox();
 afterAll(() => sandbox.cleanup());
 
-const COMMANDS = [
-  [],
-  ['serve'],
-  ['migrate'],
-  ['org'],
-  ['org', 'create'],
-  ['org', 'list'],
-  ['org', 'show'],
-  ['org', 'update'],
-  ['user'],
-  ['user', 'create'],
-  ['user', 'remove'],
-  ['key'],
-  ['key', 'create'],
-  ['key', 'list'],
-  ['key', 'disable'],
-  ['key', 'enable'],
-  ['key', 'revoke'],
-  ['items'],
-  ['items', 'import'],
-  ['items', 'delete'],
-];
+/** Every command of the tree, walked from the program itself so that no new one is missed. */
+function commandsOf(command: Command, path: string[] = []): string[][] {
+  return [path, ...command.commands.flatMap((sub) => commandsOf(sub, [...path, sub.name()]))];
+}
+const COMMANDS = commandsOf(buildProgram());
 
 describe('stockroom (global behaviour)', () => {
   it('has --help on every command, on stdout with exit 0, without touching the database', async () => {
+    // The walk finds the documented commands (DECISIONS.md and the later issues), not a subset.
+    expect(COMMANDS.map((command) => command.join(' '))).toEqual(
+      expect.arrayContaining([
+        '',
+        'serve',
+        'migrate',
+        'org create',
+        'org delete',
+        'user remove',
+        'key rotate',
+        'items import',
+        'items delete',
+        'db copy',
+        'backup',
+        'audit',
+      ]),
+    );
     const runs = await Promise.all(COMMANDS.map((command) => sandbox.run([...command, '--help'])));
     runs.forEach((run, i) => {
       expectSuccess(run);
@@ -97,6 +100,37 @@ describe('stockroom (global behaviour)', () => {
     const again = await sandbox.run(['migrate'], { env: { DATABASE_URL: fresh } });
     expectSuccess(again);
     expect(again.stdout).toBe(`${fresh} is up to date\n`);
+  });
+
+  it('refuses a database migrated by a newer version (exit 1, one clear line), changing nothing', async () => {
+    const future = path.join(sandbox.dir, 'future.db');
+    expectSuccess(await sandbox.run(['migrate'], { env: { DATABASE_URL: future } }));
+    const db = new Database(future);
+    db.prepare(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'from_the_future', 0)",
+    ).run();
+    db.close();
+    const latest = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]?.version;
+    for (const args of [['migrate'], ['org', 'list']]) {
+      expectFailure(await sandbox.run(args, { env: { DATABASE_URL: future } }), {
+        status: 1,
+        message: new RegExp(
+          `migrated by a newer version of Stockroom \\(schema 9999, this binary knows up to ${latest}\\); upgrade Stockroom`,
+        ),
+      });
+    }
+    const check = new Database(future, { readonly: true });
+    try {
+      const versions = check
+        .prepare('SELECT version FROM schema_migrations ORDER BY version')
+        .all();
+      expect(versions.map((row) => (row as { version: number }).version)).toEqual([
+        ...SQLITE_MIGRATIONS.map((m) => m.version),
+        9999,
+      ]);
+    } finally {
+      check.close();
+    }
   });
 
   it('--database overrides DATABASE_URL and resolves relative paths against the working directory', async () => {

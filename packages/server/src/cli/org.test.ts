@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../keys/issue.js';
 import { createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
+import { startServeProcess } from '../testing/serve-process.js';
 
 const sandbox = createCliSandbox();
 afterAll(() => sandbox.cleanup());
@@ -179,5 +180,137 @@ describe('stockroom org', () => {
     [['nope', '--name', 'X'], 1, /no organization with id or slug "nope"/],
   ] as const)('update %j fails with exit %i and changes nothing', async (args, status, message) => {
     await rejected(['org', 'update', ...args], { status, message });
+  });
+});
+
+describe('stockroom org delete', () => {
+  const box = createCliSandbox();
+  afterAll(() => box.cleanup());
+  const migrated = (async () => {
+    const store = box.store();
+    await store.migrate();
+    return store;
+  })();
+
+  /** An organization with two items, a key, a revoked key and a member (also in `kept`). */
+  async function arrange(slug: string) {
+    const store = await migrated;
+    const organization = await store.createOrganization({
+      name: `Org ${slug}`,
+      slug,
+      features: ['inventory'],
+    });
+    await store.writeItems(organization.id, [
+      { sku: `${slug}-1`, name: 'Tent' },
+      { sku: `${slug}-2`, name: 'Lamp' },
+    ]);
+    const member =
+      (await store.findUser('member@example.com')) ??
+      (await store.createUser({ email: 'member@example.com', name: 'Member' }));
+    await store.addMember(organization.id, member.id);
+    const key = await issueKey(store, { organizationId: organization.id });
+    const revoked = await issueKey(store, { organizationId: organization.id });
+    await store.revokeApiKey(revoked.record.id);
+    return { organization, member, key };
+  }
+
+  let kept: Awaited<ReturnType<typeof arrange>>;
+  beforeAll(async () => {
+    kept = await arrange('kept');
+  });
+
+  it('without --confirm: a usage error (exit 2) that says what would be deleted; nothing is deleted', async () => {
+    const { organization } = await arrange('unconfirmed');
+    const before = box.dump();
+    const message = new RegExp(
+      `^stockroom: org delete would delete the organization "Org unconfirmed" \\(unconfirmed, ${organization.id}\\) with 2 items, 2 API keys and 1 membership; add --confirm to delete it$`,
+    );
+    expectFailure(await box.run(['org', 'delete', 'unconfirmed']), { status: 2, message });
+    expectFailure(await box.run(['org', 'delete', organization.id, '--json']), {
+      status: 2,
+      code: 'USAGE_ERROR',
+      message,
+      json: true,
+    });
+    expect(box.dump()).toBe(before);
+  });
+
+  it('--confirm: deletes items, keys and memberships, keeps users and other organizations, says so', async () => {
+    const { organization, member } = await arrange('doomed');
+    const deleted = await box.run(['org', 'delete', 'doomed', '--confirm']);
+    expectSuccess(deleted);
+    expect(deleted.stdout).toBe(
+      `Deleted organization Org doomed (doomed, ${organization.id}) with 2 items, 2 API keys and 1 membership. Its users and audit log remain.\n`,
+    );
+    const store = box.store();
+    expect(await store.getOrganization(organization.id)).toBeNull();
+    expect(await store.countItems(organization.id)).toBe(0);
+    expect(await store.listApiKeys(organization.id)).toEqual([]);
+    expect(await store.listMembers(organization.id)).toEqual([]);
+    expect(await store.findUser(member.id)).toEqual(member);
+    expect(await store.countItems(kept.organization.id)).toBe(2);
+    expect(await store.listApiKeys(kept.organization.id)).toHaveLength(2);
+    expect(await store.listMembers(kept.organization.id)).toEqual([member]);
+    expect((await store.listAuditEvents(organization.id)).at(-1)).toMatchObject({
+      action: 'organization.deleted',
+      target: organization.id,
+    });
+  });
+
+  it('--confirm --json: one object with what was deleted', async () => {
+    const { organization } = await arrange('doomed-json');
+    const deleted = await box.run(['org', 'delete', organization.id, '--confirm', '--json']);
+    expectSuccess(deleted, { json: true });
+    expect(deleted.json).toEqual({
+      id: organization.id,
+      slug: 'doomed-json',
+      name: 'Org doomed-json',
+      deleted: { items: 2, apiKeys: 2, memberships: 1 },
+    });
+    // Deleting it again: it is unknown now.
+    expectFailure(await box.run(['org', 'delete', organization.id, '--confirm', '--json']), {
+      status: 1,
+      code: 'ORGANIZATION_NOT_FOUND',
+      json: true,
+    });
+  });
+
+  it('an unknown organization is exit 1 with the lookup message, with or without --confirm', async () => {
+    const before = box.dump();
+    for (const args of [['nope'], ['nope', '--confirm']]) {
+      expectFailure(await box.run(['org', 'delete', ...args]), {
+        status: 1,
+        message: /^stockroom: no organization with id or slug "nope"; see `stockroom org list`$/,
+      });
+    }
+    expect(box.dump()).toBe(before);
+  });
+
+  it("a running server refuses the deleted organization's key within one second", async () => {
+    const { organization, key } = await arrange('served');
+    const server = await startServeProcess({ DATABASE_URL: box.dbPath });
+    try {
+      const items = (secret: string) =>
+        fetch(`${server.apiUrl}/api/v1/inventory/items?limit=1`, {
+          headers: { 'x-api-key': secret },
+        });
+      expect((await items(key.key)).status).toBe(200);
+      expect((await items(kept.key.key)).status).toBe(200);
+      expectSuccess(await box.run(['org', 'delete', organization.id, '--confirm']));
+      // The deletion is committed once the command has exited: poll from here.
+      const deadline = Date.now() + 1000;
+      let response = await items(key.key);
+      while (response.status === 200 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        response = await items(key.key);
+      }
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+        'INVALID_API_KEY',
+      );
+      expect((await items(kept.key.key)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
   });
 });

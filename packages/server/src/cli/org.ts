@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { DEFAULT_FEATURES, FEATURES } from '../keys/permissions.js';
-import type { Organization } from '../store/types.js';
+import type { Organization, OrganizationDeletion, Store } from '../store/types.js';
+import { recordAudit } from './audit.js';
 import { contextOf, withStore } from './context.js';
-import { usageError } from './errors.js';
+import { CliError, usageError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
 import { byCreation, fields, iso, table } from './output.js';
 import {
@@ -53,10 +54,32 @@ function chooseSlug(name: string, slug: string | undefined): string {
   return derived;
 }
 
+/** One audit event per real change: a rename, each feature turned on or off. */
+async function recordOrganizationChanges(
+  store: Store,
+  before: Organization,
+  after: Organization,
+): Promise<void> {
+  const event = { organizationId: after.id, target: after.id };
+  if (before.name !== after.name) {
+    await recordAudit(store, {
+      ...event,
+      action: 'organization.renamed',
+      details: { from: before.name, to: after.name },
+    });
+  }
+  for (const feature of before.features.filter((f) => !after.features.includes(f))) {
+    await recordAudit(store, { ...event, action: 'feature.disabled', details: { feature } });
+  }
+  for (const feature of after.features.filter((f) => !before.features.includes(f))) {
+    await recordAudit(store, { ...event, action: 'feature.enabled', details: { feature } });
+  }
+}
+
 export function registerOrg(program: Command): void {
   const org = program
     .command('org')
-    .description('create, list, show and update organizations')
+    .description('create, list, show, update and delete organizations')
     .summary('manage organizations');
 
   org
@@ -77,13 +100,20 @@ export function registerOrg(program: Command): void {
       async (opts: { name: string; slug?: string; features?: string[] }, command: Command) => {
         const context = contextOf(command);
         const slug = chooseSlug(opts.name, opts.slug);
-        const organization = await withStore(context, (store) =>
-          store.createOrganization({
+        const organization = await withStore(context, async (store) => {
+          const created = await store.createOrganization({
             name: opts.name,
             slug,
             features: opts.features ?? [...DEFAULT_FEATURES],
-          }),
-        );
+          });
+          await recordAudit(store, {
+            organizationId: created.id,
+            action: 'organization.created',
+            target: created.id,
+            details: { name: created.name, slug: created.slug, features: created.features },
+          });
+          return created;
+        });
         context.out.success(
           organizationView(organization),
           `Created organization ${organization.name}\n${summary(organization)}`,
@@ -192,10 +222,12 @@ export function registerOrg(program: Command): void {
             ...FEATURES.filter((f) => wanted.has(f)),
             ...[...wanted].filter((f) => !(FEATURES as readonly string[]).includes(f)),
           ];
-          return store.updateOrganization(current.id, {
+          const updated = await store.updateOrganization(current.id, {
             ...(opts.name !== undefined && { name: opts.name }),
             features,
           });
+          await recordOrganizationChanges(store, current, updated);
+          return updated;
         });
         context.out.success(
           organizationView(organization),
@@ -203,4 +235,60 @@ export function registerOrg(program: Command): void {
         );
       },
     );
+
+  org
+    .command('delete')
+    .description(
+      'delete an organization with its items, API keys and memberships, in one transaction (its users and its audit log stay)',
+    )
+    .argument('<ORG>', 'organization id or slug')
+    .option('--confirm', 'really delete (without it, nothing is deleted)')
+    .addHelpText(
+      'after',
+      `
+Without --confirm the command says what would be deleted and exits 2. Users stay (they may
+belong to other organizations), and so does the organization's audit log (\`stockroom audit
+--org ID\`). Its keys stop working on every running server within one second.`,
+    )
+    .action(async (ref: string, opts: { confirm?: boolean }, command: Command) => {
+      const context = contextOf(command);
+      const { organization, deleted } = await withStore(context, async (store) => {
+        const organization = await lookupOrganization(store, ref);
+        if (!opts.confirm) {
+          const [items, keys, members] = await Promise.all([
+            store.countItems(organization.id),
+            store.listApiKeys(organization.id),
+            store.listMembers(organization.id),
+          ]);
+          throw usageError(
+            `org delete would delete the organization ${JSON.stringify(organization.name)} (${organization.slug}, ${organization.id}) with ${deletionCounts({ items, apiKeys: keys.length, memberships: members.length })}; add --confirm to delete it`,
+          );
+        }
+        const deleted = await store.deleteOrganization(organization.id);
+        if (!deleted) {
+          // Deleted by another command since the lookup, which now fails with its message.
+          await lookupOrganization(store, ref);
+          throw new CliError('ORGANIZATION_NOT_FOUND', `organization ${organization.id} is gone`);
+        }
+        await recordAudit(store, {
+          organizationId: organization.id,
+          action: 'organization.deleted',
+          target: organization.id,
+          details: { name: organization.name, slug: organization.slug, deleted },
+        });
+        return { organization, deleted };
+      });
+      context.out.success(
+        { id: organization.id, slug: organization.slug, name: organization.name, deleted },
+        `Deleted organization ${organization.name} (${organization.slug}, ${organization.id}) with ${deletionCounts(deleted)}. Its users and audit log remain.`,
+      );
+    });
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function deletionCounts(counts: OrganizationDeletion): string {
+  return `${plural(counts.items, 'item', 'items')}, ${plural(counts.apiKeys, 'API key', 'API keys')} and ${plural(counts.memberships, 'membership', 'memberships')}`;
 }

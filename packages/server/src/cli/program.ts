@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
+import { registerAudit } from './audit.js';
+import { registerBackup } from './backup.js';
 import { registerDb } from './db.js';
 import { registerItems } from './items.js';
 import { registerKey } from './key.js';
@@ -33,6 +35,8 @@ export function buildProgram(): Command {
   registerKey(program);
   registerItems(program);
   registerDb(program);
+  registerBackup(program);
+  registerAudit(program);
   return program;
 }
 

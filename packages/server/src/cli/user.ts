@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { StoreConflictError } from '../store/types.js';
+import { recordAudit } from './audit.js';
 import { contextOf, withStore } from './context.js';
 import { CliError } from './errors.js';
 import { lookupOrganization, lookupUser } from './lookup.js';
@@ -43,6 +44,12 @@ export function registerUser(program: Command): void {
           }
         }
         await store.addMember(organization.id, member.id);
+        await recordAudit(store, {
+          organizationId: organization.id,
+          action: 'member.added',
+          target: member.id,
+          details: { email: member.email, userCreated: created },
+        });
         return { organization, member, created };
       });
       context.out.success(
@@ -75,6 +82,12 @@ export function registerUser(program: Command): void {
             `${member.email} is not a member of ${organization.slug}`,
           );
         }
+        await recordAudit(store, {
+          organizationId: organization.id,
+          action: 'member.removed',
+          target: member.id,
+          details: { email: member.email },
+        });
         return { organization, member };
       });
       context.out.success(

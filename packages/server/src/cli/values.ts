@@ -47,6 +47,18 @@ export function parseExpiresIn(raw: string): number {
   return seconds;
 }
 
+/** The longest grace period of a rotation: past it, the old secret is a second key, not a grace. */
+export const MAX_GRACE_SECONDS = 90 * 86_400;
+
+/** --grace of `key rotate`: a DURATION of at most 90 days. */
+export function parseGrace(raw: string): number {
+  const seconds = parseDuration(raw);
+  if (seconds > MAX_GRACE_SECONDS) {
+    fail('the grace period must be at most 90 days (90d); create a second key to keep two');
+  }
+  return seconds;
+}
+
 /** Seconds back in DURATION form, with the largest unit that divides it (60 → 1m). */
 export function formatDuration(seconds: number): string {
   for (const unit of ['d', 'h', 'm'] as const) {

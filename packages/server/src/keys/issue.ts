@@ -41,3 +41,29 @@ export async function issueKey(store: Store, input: IssueKeyInput): Promise<Issu
   });
   return { key: generated.key, record };
 }
+
+export interface RotatedKey {
+  /** The new plaintext, shown once and never stored. */
+  key: string;
+  record: ApiKeyRecord;
+}
+
+/**
+ * Gives a key a new secret and keeps everything else (id, quota left, rate limit, history).
+ * The old secret keeps working for `graceSeconds` (0: it stops at once). Null when the key does
+ * not exist or is revoked.
+ */
+export async function rotateKey(
+  store: Store,
+  current: Pick<ApiKeyRecord, 'id' | 'type'>,
+  graceSeconds: number,
+  now = Date.now(),
+): Promise<RotatedKey | null> {
+  const generated = generateKey(current.type);
+  const record = await store.rotateApiKey(
+    current.id,
+    { hash: generated.hash, prefix: generated.prefix },
+    graceSeconds > 0 ? now + graceSeconds * 1000 : null,
+  );
+  return record ? { key: generated.key, record } : null;
+}

@@ -270,7 +270,14 @@ for (const { engine, skip } of LEGS) {
           permissions: [],
         });
         const record = await store.createApiKey(input);
-        expect(record).toEqual({ ...input, enabled: true, revokedAt: null, lastUsedAt: null });
+        expect(record).toEqual({
+          ...input,
+          enabled: true,
+          revokedAt: null,
+          lastUsedAt: null,
+          previousHash: null,
+          previousHashExpiresAt: null,
+        });
         expect(await store.getApiKey(input.id)).toEqual(record);
         const context = await store.loadKeyContext(input.hash);
         expect(context?.key).toEqual(record);
@@ -330,6 +337,49 @@ for (const { engine, skip } of LEGS) {
         expect(await store.getRemaining(input.id)).toBe(0);
       });
 
+      it('rotates a secret: the old one works until the grace ends, then only the new one', async () => {
+        const input = newKey(orgId, { remaining: 9, rateLimit: { max: 5, windowSeconds: 60 } });
+        await store.createApiKey(input);
+        const first = generateKey('organization');
+        const graceEnd = Date.now() + 60_000;
+        const rotated = await store.rotateApiKey(input.id, first, graceEnd);
+        expect(rotated).toEqual({
+          ...(await store.getApiKey(input.id)),
+          hash: first.hash,
+          prefix: first.prefix,
+          previousHash: input.hash,
+          previousHashExpiresAt: graceEnd,
+        });
+        // Everything but the secret is kept: id, quota, rate limit, permissions.
+        expect(rotated).toMatchObject({ id: input.id, remaining: 9, rateLimit: input.rateLimit });
+        expect((await store.loadKeyContext(first.hash))?.key.id).toBe(input.id);
+        expect((await store.loadKeyContext(input.hash))?.key.id).toBe(input.id);
+
+        // Rotating again ends the first grace: only the latest previous secret is kept.
+        const second = generateKey('organization');
+        await store.rotateApiKey(input.id, second, graceEnd);
+        expect(await store.loadKeyContext(input.hash)).toBeNull();
+        expect((await store.loadKeyContext(first.hash))?.key.id).toBe(input.id);
+
+        // Without a grace period the previous secret stops at once; a grace in the past too.
+        const third = generateKey('organization');
+        expect((await store.rotateApiKey(input.id, third, null))?.previousHash).toBeNull();
+        expect(await store.loadKeyContext(second.hash)).toBeNull();
+        const fourth = generateKey('organization');
+        await store.rotateApiKey(input.id, fourth, Date.now() - 1);
+        expect(await store.loadKeyContext(third.hash)).toBeNull();
+        expect((await store.loadKeyContext(fourth.hash))?.key.id).toBe(input.id);
+
+        // A revoked key cannot be rotated, and neither of its secrets loads.
+        const fifth = generateKey('organization');
+        await store.rotateApiKey(input.id, fifth, graceEnd);
+        await store.revokeApiKey(input.id);
+        expect(await store.rotateApiKey(input.id, generateKey('organization'), null)).toBeNull();
+        expect(await store.loadKeyContext(fourth.hash)).toBeNull();
+        expect(await store.loadKeyContext(fifth.hash)).toBeNull();
+        expect(await store.rotateApiKey('0'.repeat(24), fifth, null)).toBeNull();
+      });
+
       it('records the latest use and never goes back in time', async () => {
         const input = newKey(orgId);
         await store.createApiKey(input);
@@ -337,6 +387,44 @@ for (const { engine, skip } of LEGS) {
         await store.recordKeyUse(new Map([[input.id, NOW - 5000]]));
         await store.recordKeyUse(new Map());
         expect((await store.getApiKey(input.id))?.lastUsedAt).toBe(NOW);
+      });
+    });
+
+    describe('audit log', () => {
+      it('appends events and lists them oldest first, the most recent `limit`, per organization', async () => {
+        const org = await store.createOrganization({ name: 'A', slug: 'audited', features: [] });
+        const other = await store.createOrganization({
+          name: 'B',
+          slug: 'unaudited',
+          features: [],
+        });
+        const recorded = [];
+        for (const [i, action] of (
+          ['key.created', 'key.disabled', 'key.revoked'] as const
+        ).entries()) {
+          recorded.push(
+            await store.appendAuditEvent({
+              organizationId: org.id,
+              actor: 'cli:test',
+              action,
+              target: i === 0 ? null : 'k'.repeat(24),
+              details: { n: i, nested: { list: [1, 'two', null] }, text: 'ünïcode' },
+              at: NOW + i,
+            }),
+          );
+        }
+        expect(recorded[0]).toEqual({
+          id: expect.stringMatching(/^[0-9a-f]{24}$/),
+          organizationId: org.id,
+          actor: 'cli:test',
+          action: 'key.created',
+          target: null,
+          details: { n: 0, nested: { list: [1, 'two', null] }, text: 'ünïcode' },
+          at: NOW,
+        });
+        expect(await store.listAuditEvents(org.id)).toEqual(recorded);
+        expect(await store.listAuditEvents(org.id, { limit: 2 })).toEqual(recorded.slice(1));
+        expect(await store.listAuditEvents(other.id)).toEqual([]);
       });
     });
 
@@ -596,6 +684,122 @@ for (const { engine, skip } of LEGS) {
         expect(await store.deleteItem(orgId, { id: item?.id ?? '' })).toBe(false);
         expect(await store.deleteItem(orgId, { sku: 'DEL-2' })).toBe(true);
         expect(await store.deleteItem(orgId, { sku: 'DEL-2' })).toBe(false);
+      });
+    });
+
+    describe('deleting an organization', () => {
+      it('removes its items, keys and memberships; users, the audit log and other organizations stay', async () => {
+        const doomed = await store.createOrganization({
+          name: 'Doomed',
+          slug: 'doomed',
+          features: ['inventory'],
+        });
+        const kept = await store.createOrganization({
+          name: 'Kept',
+          slug: 'kept',
+          features: ['inventory'],
+        });
+        const shared = await store.createUser({ email: 'shared@example.test', name: 'Shared' });
+        const own = await store.createUser({ email: 'doomed-only@example.test', name: null });
+        await store.addMember(doomed.id, shared.id);
+        await store.addMember(doomed.id, own.id);
+        await store.addMember(kept.id, shared.id);
+        const rows = (tag: string): ItemFields[] =>
+          Array.from({ length: 600 }, (_, i) => ({
+            sku: `${tag}-${i}`,
+            name: `Lantern ${tag} ${i}`,
+            status: 'Active',
+          }));
+        // One row written alone (indexed at once on SQLite), then bulk writes (left queued for
+        // the search index on SQLite): the deletion must handle both.
+        await store.writeItems(doomed.id, [{ sku: 'D-one', name: 'Lantern alone' }]);
+        await store.writeItems(doomed.id, rows('D'));
+        await store.writeItems(kept.id, rows('K'));
+        const doomedKeys = [
+          newKey(doomed.id),
+          newKey(doomed.id, { userId: own.id }),
+          newKey(doomed.id, { userId: shared.id }),
+        ];
+        for (const key of doomedKeys) await store.createApiKey(key);
+        await store.revokeApiKey(doomedKeys[0]?.id ?? '');
+        const keptKey = newKey(kept.id, { userId: shared.id });
+        await store.createApiKey(keptKey);
+        await store.appendAuditEvent({
+          organizationId: doomed.id,
+          actor: 'cli:test',
+          action: 'organization.created',
+          target: doomed.id,
+          details: {},
+        });
+        const keptItems = await walk(store, kept.id, { limit: 250 });
+        const keptFound = await walk(store, kept.id, { limit: 250, search: 'lantern k 5' });
+        expect(keptFound).toHaveLength(111);
+        expect((await store.loadKeyContext(doomedKeys[1]?.hash ?? ''))?.key.id).toBe(
+          doomedKeys[1]?.id,
+        );
+
+        expect(await store.deleteOrganization(doomed.id)).toEqual({
+          items: 601,
+          apiKeys: 3,
+          memberships: 2,
+        });
+
+        expect(await store.getOrganization(doomed.id)).toBeNull();
+        expect(await store.findOrganization('doomed')).toBeNull();
+        expect((await store.listOrganizations()).map((o) => o.id)).not.toContain(doomed.id);
+        expect(await store.countItems(doomed.id)).toBe(0);
+        expect(await store.listItems(doomed.id, { limit: 1000 })).toEqual([]);
+        expect(await store.listItems(doomed.id, { limit: 10, search: 'lantern' })).toEqual([]);
+        expect(await store.listApiKeys(doomed.id)).toEqual([]);
+        for (const key of doomedKeys) {
+          expect(await store.getApiKey(key.id)).toBeNull();
+          expect(await store.loadKeyContext(key.hash)).toBeNull();
+        }
+        expect(await store.listMembers(doomed.id)).toEqual([]);
+        expect(await store.isMember(doomed.id, shared.id)).toBe(false);
+        // Users stay (they may belong to other organizations), and so does the audit log.
+        expect(await store.findUser(shared.id)).toEqual(shared);
+        expect(await store.findUser(own.id)).toEqual(own);
+        expect(await store.listAuditEvents(doomed.id)).toHaveLength(1);
+        // The other organization is untouched, its search index included.
+        expect(await store.getOrganization(kept.id)).toEqual(kept);
+        expect(await walk(store, kept.id, { limit: 250 })).toEqual(keptItems);
+        expect(await walk(store, kept.id, { limit: 250, search: 'lantern k 5' })).toEqual(
+          keptFound,
+        );
+        expect(await store.listMembers(kept.id)).toEqual([shared]);
+        expect((await store.listApiKeys(kept.id)).map((key) => key.id)).toEqual([keptKey.id]);
+        expect(await store.loadKeyContext(keptKey.hash)).toMatchObject({
+          key: { id: keptKey.id },
+          organization: kept,
+          member: true,
+        });
+
+        expect(await store.deleteOrganization(doomed.id)).toBeNull();
+        expect(await store.deleteOrganization('0'.repeat(24))).toBeNull();
+
+        // The slug is free again, and a new organization starts empty (on SQLite it may take
+        // the deleted one's rowid range: no trace of the old rows may show in its searches).
+        const again = await store.createOrganization({
+          name: 'Doomed again',
+          slug: 'doomed',
+          features: [],
+        });
+        expect(await store.listItems(again.id, { limit: 10, search: 'lantern' })).toEqual([]);
+        await store.writeItems(again.id, [{ sku: 'D-0', name: 'Lantern anew' }]);
+        expect(
+          (await store.listItems(again.id, { limit: 10, search: 'lantern' })).map((i) => i.name),
+        ).toEqual(['Lantern anew']);
+      });
+
+      it('deletes an organization that has nothing but its name', async () => {
+        const bare = await store.createOrganization({ name: 'Bare', slug: 'bare', features: [] });
+        expect(await store.deleteOrganization(bare.id)).toEqual({
+          items: 0,
+          apiKeys: 0,
+          memberships: 0,
+        });
+        expect(await store.getOrganization(bare.id)).toBeNull();
       });
     });
 

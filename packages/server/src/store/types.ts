@@ -76,9 +76,65 @@ export interface ApiKeyRecord {
   revokedAt: number | null;
   createdAt: number;
   lastUsedAt: number | null;
+  /**
+   * After a rotation with a grace period: the SHA-256 of the secret the key had before, which
+   * authenticates as this key until previousHashExpiresAt (epoch ms). Null otherwise.
+   */
+  previousHash: string | null;
+  previousHashExpiresAt: number | null;
 }
 
-export type NewApiKey = Omit<ApiKeyRecord, 'enabled' | 'revokedAt' | 'lastUsedAt'>;
+export type NewApiKey = Omit<
+  ApiKeyRecord,
+  'enabled' | 'revokedAt' | 'lastUsedAt' | 'previousHash' | 'previousHashExpiresAt'
+>;
+
+/** A new secret for an existing key (rotation). */
+export interface KeySecret {
+  hash: string;
+  prefix: string;
+}
+
+/** What an operator did, kept in the audit log (which outlives the organization). */
+export const AUDIT_ACTIONS = [
+  'organization.created',
+  'organization.renamed',
+  'organization.deleted',
+  'feature.enabled',
+  'feature.disabled',
+  'member.added',
+  'member.removed',
+  'key.created',
+  'key.disabled',
+  'key.enabled',
+  'key.revoked',
+  'key.rotated',
+  'items.imported',
+  'items.deleted',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditEvent {
+  id: string;
+  organizationId: string;
+  at: number;
+  /** Who did it, e.g. `cli:alice` (the operating-system user running the CLI). */
+  actor: string;
+  action: AuditAction;
+  /** The id of what was acted on (key, user, item, organization), when there is one. */
+  target: string | null;
+  /** What changed, as a JSON object (never a secret or a hash). */
+  details: Record<string, unknown>;
+}
+
+export type NewAuditEvent = Omit<AuditEvent, 'id' | 'at'> & { at?: number };
+
+/** What deleting an organization removed with it. */
+export interface OrganizationDeletion {
+  items: number;
+  apiKeys: number;
+  memberships: number;
+}
 
 /** Everything authentication needs about a key, read in one round trip. */
 export interface KeyContext {
@@ -166,6 +222,16 @@ export interface Store {
   refundQuota(keyId: string): Promise<number | null>;
   /** Current uses left (null: no quota). */
   getRemaining(keyId: string): Promise<number | null>;
+  /**
+   * Gives a key a new secret. With `previousValidUntil` (epoch ms) the current secret keeps
+   * authenticating until then (a secret kept from an earlier rotation is dropped); with null
+   * it stops at once. Null when the key does not exist or is revoked.
+   */
+  rotateApiKey(
+    id: string,
+    secret: KeySecret,
+    previousValidUntil: number | null,
+  ): Promise<ApiKeyRecord | null>;
   /** Batched last-use tracking: keyId → epoch ms. */
   recordKeyUse(uses: Map<string, number>): Promise<void>;
 
@@ -188,4 +254,14 @@ export interface Store {
     options?: { dryRun?: boolean; allOrNothing?: boolean; now?: number },
   ): Promise<ItemWriteOutcome[]>;
   deleteItem(organizationId: string, by: { id: string } | { sku: string }): Promise<boolean>;
+
+  /**
+   * Deletes an organization with its items, keys and memberships, in one transaction (users,
+   * who may belong to other organizations, and the audit log stay). Null when it did not exist.
+   */
+  deleteOrganization(id: string): Promise<OrganizationDeletion | null>;
+
+  appendAuditEvent(event: NewAuditEvent): Promise<AuditEvent>;
+  /** Oldest first; with `limit`, the most recent `limit` events (still oldest first). */
+  listAuditEvents(organizationId: string, options?: { limit?: number }): Promise<AuditEvent[]>;
 }

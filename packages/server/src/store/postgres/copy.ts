@@ -12,8 +12,8 @@ import { postgresSearchText } from './search-text.js';
  *
  * The target records which database it was filled from (stockroom_meta.copied_from = the
  * source's database_id). A rerun into an earlier copy of the same source converges: rows the
- * source no longer has are deleted from the target first (items, API keys, memberships, users,
- * organizations: dependents before what they depend on), each batch in its own transaction,
+ * source no longer has are deleted from the target first (audit events, items, API keys,
+ * memberships, users, organizations: dependents before what they depend on), each batch in its own transaction,
  * then everything is upserted again. A target holding anything else is refused.
  */
 
@@ -26,7 +26,7 @@ type Row = Record<string, unknown>;
 interface Table {
   name: string;
   /** What the report calls it. */
-  label: 'organizations' | 'users' | 'memberships' | 'apiKeys' | 'items';
+  label: 'organizations' | 'users' | 'memberships' | 'apiKeys' | 'items' | 'auditEvents';
   /** Source columns, read in primary-key order. */
   select: string;
   key: string[];
@@ -130,27 +130,31 @@ const TABLES: Table[] = [
     name: 'api_keys',
     label: 'apiKeys',
     select:
-      'organization_id, id, user_id, type, name, prefix, hash, permissions, expires_at, remaining, rate_limit_max, rate_limit_window, enabled, revoked_at, created_at, last_used_at',
+      'organization_id, id, user_id, type, name, prefix, hash, permissions, expires_at, remaining, rate_limit_max, rate_limit_window, enabled, revoked_at, created_at, last_used_at, previous_hash, previous_hash_expires_at',
     key: ['organization_id', 'id'],
     async write(client, rows) {
       await client.query(
         `INSERT INTO api_keys (organization_id, id, user_id, type, name, prefix, hash, permissions,
-           expires_at, remaining, rate_limit_max, rate_limit_window, enabled, revoked_at, created_at, last_used_at)
+           expires_at, remaining, rate_limit_max, rate_limit_window, enabled, revoked_at, created_at,
+           last_used_at, previous_hash, previous_hash_expires_at)
          SELECT u.organization_id, u.id, u.user_id, u.type, u.name, u.prefix, u.hash,
            ARRAY(SELECT json_array_elements_text(u.permissions::json)), u.expires_at, u.remaining,
-           u.rate_limit_max, u.rate_limit_window, u.enabled, u.revoked_at, u.created_at, u.last_used_at
+           u.rate_limit_max, u.rate_limit_window, u.enabled, u.revoked_at, u.created_at, u.last_used_at,
+           u.previous_hash, u.previous_hash_expires_at
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
            $8::text[], $9::bigint[], $10::bigint[], $11::int[], $12::int[], $13::boolean[],
-           $14::bigint[], $15::bigint[], $16::bigint[])
+           $14::bigint[], $15::bigint[], $16::bigint[], $17::text[], $18::bigint[])
            AS u(organization_id, id, user_id, type, name, prefix, hash, permissions, expires_at,
-             remaining, rate_limit_max, rate_limit_window, enabled, revoked_at, created_at, last_used_at)
+             remaining, rate_limit_max, rate_limit_window, enabled, revoked_at, created_at, last_used_at,
+             previous_hash, previous_hash_expires_at)
          ON CONFLICT (organization_id, id) DO UPDATE SET user_id = EXCLUDED.user_id,
            type = EXCLUDED.type, name = EXCLUDED.name, prefix = EXCLUDED.prefix, hash = EXCLUDED.hash,
            permissions = EXCLUDED.permissions, expires_at = EXCLUDED.expires_at,
            remaining = EXCLUDED.remaining, rate_limit_max = EXCLUDED.rate_limit_max,
            rate_limit_window = EXCLUDED.rate_limit_window, enabled = EXCLUDED.enabled,
            revoked_at = EXCLUDED.revoked_at, created_at = EXCLUDED.created_at,
-           last_used_at = EXCLUDED.last_used_at`,
+           last_used_at = EXCLUDED.last_used_at, previous_hash = EXCLUDED.previous_hash,
+           previous_hash_expires_at = EXCLUDED.previous_hash_expires_at`,
         [
           ...[
             'organization_id',
@@ -170,7 +174,27 @@ const TABLES: Table[] = [
           col(rows, 'revoked_at'),
           col(rows, 'created_at'),
           col(rows, 'last_used_at'),
+          col(rows, 'previous_hash'),
+          col(rows, 'previous_hash_expires_at'),
         ],
+      );
+    },
+  },
+  {
+    name: 'audit_events',
+    label: 'auditEvents',
+    select: 'organization_id, id, at, actor, action, target, details',
+    key: ['organization_id', 'id'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO audit_events (organization_id, id, at, actor, action, target, details)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[],
+           $6::text[], $7::text[])
+         ON CONFLICT (organization_id, id) DO UPDATE SET at = EXCLUDED.at, actor = EXCLUDED.actor,
+           action = EXCLUDED.action, target = EXCLUDED.target, details = EXCLUDED.details`,
+        ['organization_id', 'id', 'at', 'actor', 'action', 'target', 'details'].map((name) =>
+          col(rows, name),
+        ),
       );
     },
   },
@@ -280,6 +304,7 @@ async function claimTarget(
 
 /** The order deletions go in: whatever refers to a row goes before it. */
 const DELETE_ORDER: Array<Table['label']> = [
+  'auditEvents',
   'items',
   'apiKeys',
   'memberships',

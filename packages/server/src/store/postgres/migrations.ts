@@ -217,6 +217,29 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
     sql: '',
     run: refoldSearchText,
   },
+  {
+    // Key rotation keeps one key (id, quota, rate limit, history) and gives it a new secret;
+    // the previous secret's hash stays valid until the grace period ends. The audit log is
+    // keyed by organization first like every organization-owned table, but has no foreign
+    // key: it outlives an organization's deletion.
+    version: 5,
+    name: 'key_rotation_and_audit_log',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN previous_hash text, ADD COLUMN previous_hash_expires_at bigint;
+      CREATE INDEX api_keys_previous_hash ON api_keys (previous_hash) WHERE previous_hash IS NOT NULL;
+      CREATE TABLE audit_events (
+        organization_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        at bigint NOT NULL,
+        actor text NOT NULL,
+        action text NOT NULL,
+        target text,
+        details text NOT NULL DEFAULT '{}',
+        PRIMARY KEY (organization_id, id)
+      );
+      CREATE INDEX audit_events_organization_at ON audit_events (organization_id, at, id);
+    `,
+  },
 ];
 
 /** Serializes migrations of every process on one database (any schema). */

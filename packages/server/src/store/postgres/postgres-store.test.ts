@@ -107,6 +107,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0002_keyed_by_organization',
         '0003_stockroom_meta',
         '0004_simple_case_folding',
+        '0005_key_rotation_and_audit_log',
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
@@ -120,7 +121,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 4\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 5\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');
@@ -147,6 +148,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         first_column: 'organization_id',
       },
       { table: 'api_keys', index: 'api_keys_pkey', first_column: 'organization_id' },
+      { table: 'audit_events', index: 'audit_events_pkey', first_column: 'organization_id' },
       { table: 'items', index: 'items_organization_sku', first_column: 'organization_id' },
       { table: 'items', index: 'items_pkey', first_column: 'organization_id' },
       { table: 'memberships', index: 'memberships_pkey', first_column: 'organization_id' },
@@ -180,5 +182,49 @@ describe.skipIf(skip)('PostgresStore', () => {
     });
     expect(plans[0]).toContain('"Index Name": "api_keys_hash"');
     expect(plans[1]).toContain('"Index Name": "api_keys_id"');
+  });
+
+  it('deletes an organization in batches, with its rate-limit counters, beside a concurrent import', async () => {
+    const batched = new PostgresStore(schema.url, { deleteBatchSize: 7 });
+    try {
+      const doomed = await batched.createOrganization({ name: 'D', slug: 'doomed', features: [] });
+      const kept = await batched.createOrganization({ name: 'K', slug: 'kept', features: [] });
+      const rows = (from: number, count: number) =>
+        Array.from({ length: count }, (_, i) => ({ sku: `S-${from + i}`, name: `Item ${i}` }));
+      // 28 rows: four full batches of 7, then an empty one.
+      await batched.writeItems(doomed.id, rows(0, 28));
+      await batched.writeItems(kept.id, rows(0, 28));
+      for (const org of [doomed, kept]) {
+        await batched.incrementRateLimitCounter(org.id, 'k'.repeat(24), 60, 1, Date.now() + 60_000);
+      }
+      expect(await batched.deleteOrganization(doomed.id)).toEqual({
+        items: 28,
+        apiKeys: 0,
+        memberships: 0,
+      });
+      expect(await batched.query('SELECT organization_id FROM rate_limit_counters')).toEqual([
+        { organization_id: kept.id },
+      ]);
+      expect(await batched.countItems(kept.id)).toBe(28);
+
+      // An import racing the deletion either ends first (and its rows are deleted) or fails on
+      // the missing organization: no row outlives it, and nothing deadlocks.
+      const racing = await batched.createOrganization({ name: 'R', slug: 'racing', features: [] });
+      await batched.writeItems(racing.id, rows(0, 10));
+      const [imported, deleted] = await Promise.allSettled([
+        batched.writeItems(racing.id, rows(10, 500)),
+        batched.deleteOrganization(racing.id),
+      ]);
+      expect(deleted.status).toBe('fulfilled');
+      const items = deleted.status === 'fulfilled' ? deleted.value?.items : undefined;
+      expect(items === 10 || (items === 510 && imported.status === 'fulfilled')).toBe(true);
+      expect(
+        await batched.query('SELECT count(*)::int AS n FROM items WHERE organization_id = $1', [
+          racing.id,
+        ]),
+      ).toEqual([{ n: 0 }]);
+    } finally {
+      await batched.close();
+    }
   });
 });

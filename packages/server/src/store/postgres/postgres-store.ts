@@ -1,15 +1,20 @@
 import type pg from 'pg';
 import { newId } from '../../ids.js';
+import { newAuditEvent, toAuditEvent } from '../audit.js';
 import { DEFAULT_SCAN_BUDGET } from '../search.js';
 import {
   type ApiKeyRecord,
+  type AuditEvent,
   type Item,
   type ItemFields,
   type ItemQuery,
   type ItemWriteOutcome,
   type KeyContext,
+  type KeySecret,
   type NewApiKey,
+  type NewAuditEvent,
   type Organization,
+  type OrganizationDeletion,
   type Store,
   StoreConflictError,
   StoreUnavailableError,
@@ -36,6 +41,9 @@ type Queryable = Pick<pg.Pool, 'query'>;
 /** Rows per statement when writing items: bounded memory and statement size. */
 const WRITE_BATCH = 2000;
 
+/** Items per statement when deleting an organization: each statement well within its deadline. */
+const DELETE_BATCH = 10_000;
+
 /** Thrown inside a transaction to roll it back while keeping the computed outcomes. */
 class Rollback extends Error {}
 
@@ -46,16 +54,20 @@ class Rollback extends Error {}
 export interface PostgresStoreOptions extends PostgresOptions {
   /** Rows a search for a needle of 1–2 characters examines (store/search.ts); tests lower it. */
   scanBudget?: number;
+  /** Items per statement when deleting an organization (default DELETE_BATCH); tests lower it. */
+  deleteBatchSize?: number;
 }
 
 export class PostgresStore implements Store {
   readonly engine = 'postgres' as const;
   private readonly pool: pg.Pool;
   private readonly scanBudget: number;
+  private readonly deleteBatchSize: number;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = createPool(connectionString, options);
     this.scanBudget = options.scanBudget ?? DEFAULT_SCAN_BUDGET;
+    this.deleteBatchSize = options.deleteBatchSize ?? DELETE_BATCH;
   }
 
   /** Runs database work, turning outages and deadlines into StoreUnavailableError (503). */
@@ -256,7 +268,14 @@ export class PostgresStore implements Store {
         key.createdAt,
       ],
     );
-    return { ...key, enabled: true, revokedAt: null, lastUsedAt: null };
+    return {
+      ...key,
+      enabled: true,
+      revokedAt: null,
+      lastUsedAt: null,
+      previousHash: null,
+      previousHashExpiresAt: null,
+    };
   }
 
   async getApiKey(id: string): Promise<ApiKeyRecord | null> {
@@ -288,6 +307,50 @@ export class PostgresStore implements Store {
     return this.getApiKey(id);
   }
 
+  async rotateApiKey(
+    id: string,
+    secret: KeySecret,
+    previousValidUntil: number | null,
+  ): Promise<ApiKeyRecord | null> {
+    const [row] = await this.rows(
+      `UPDATE api_keys k SET previous_hash = CASE WHEN $2::bigint IS NULL THEN NULL ELSE k.hash END,
+         previous_hash_expires_at = $2, hash = $3, prefix = $4
+       WHERE k.id = $1 AND k.revoked_at IS NULL RETURNING ${KEY_COLUMNS}`,
+      [id, previousValidUntil, secret.hash, secret.prefix],
+    );
+    return row ? toKey(row) : null;
+  }
+
+  async appendAuditEvent(event: NewAuditEvent): Promise<AuditEvent> {
+    const recorded = newAuditEvent(event);
+    await this.rows(
+      `INSERT INTO audit_events (organization_id, id, at, actor, action, target, details)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        recorded.organizationId,
+        recorded.id,
+        recorded.at,
+        recorded.actor,
+        recorded.action,
+        recorded.target,
+        JSON.stringify(recorded.details),
+      ],
+    );
+    return recorded;
+  }
+
+  async listAuditEvents(
+    organizationId: string,
+    options: { limit?: number } = {},
+  ): Promise<AuditEvent[]> {
+    const rows = await this.rows(
+      `SELECT * FROM audit_events WHERE organization_id = $1
+       ORDER BY at DESC, id DESC LIMIT $2`,
+      [organizationId, options.limit ?? null],
+    );
+    return rows.reverse().map(toAuditEvent);
+  }
+
   async loadKeyContext(hash: string): Promise<KeyContext | null> {
     const [row] = await this.rows(
       `SELECT ${KEY_COLUMNS},
@@ -296,8 +359,9 @@ export class PostgresStore implements Store {
            SELECT 1 FROM memberships m WHERE m.organization_id = k.organization_id AND m.user_id = k.user_id
          )) AS member
        FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-       WHERE k.hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
+       WHERE (k.hash = $1 OR (k.previous_hash = $1 AND k.previous_hash_expires_at > $2))
+         AND k.revoked_at IS NULL`,
+      [hash, Date.now()],
     );
     if (!row) return null;
     return {
@@ -444,6 +508,48 @@ export class PostgresStore implements Store {
               [organizationId, by.sku],
             );
     return rows.length > 0;
+  }
+
+  async deleteOrganization(id: string): Promise<OrganizationDeletion | null> {
+    return this.transaction(async (client) => {
+      // The lock imports of this organization take (writeItems) first, then the organization's
+      // row: a write in flight finishes first, and one that starts now waits and then fails on
+      // its foreign key. In the other order, an import holding item locks would deadlock.
+      await client.query(
+        "SELECT pg_advisory_xact_lock(hashtext('stockroom.items'), hashtext($1))",
+        [id],
+      );
+      const found = await client.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [
+        id,
+      ]);
+      if (found.rowCount === 0) return null;
+      // Items in keyset batches: each statement stays within statement_timeout however large
+      // the organization, and each batch starts where the last one ended.
+      let items = 0;
+      let after = '';
+      for (;;) {
+        const result = await client.query(
+          `WITH batch AS (
+             SELECT id FROM items WHERE organization_id = $1 AND id > $2 ORDER BY id LIMIT $3
+           ), gone AS (
+             DELETE FROM items i USING batch b WHERE i.organization_id = $1 AND i.id = b.id
+             RETURNING i.id
+           )
+           SELECT count(*)::int AS n, max(id) AS last FROM gone`,
+          [id, after, this.deleteBatchSize],
+        );
+        const { n, last } = result.rows[0] as { n: number; last: string | null };
+        items += n;
+        if (n < this.deleteBatchSize || last === null) break;
+        after = last;
+      }
+      const count = async (sql: string) => (await client.query(sql, [id])).rowCount ?? 0;
+      const apiKeys = await count('DELETE FROM api_keys WHERE organization_id = $1');
+      const memberships = await count('DELETE FROM memberships WHERE organization_id = $1');
+      await client.query('DELETE FROM rate_limit_counters WHERE organization_id = $1', [id]);
+      await client.query('DELETE FROM organizations WHERE id = $1', [id]);
+      return { items, apiKeys, memberships };
+    });
   }
 
   /**

@@ -6,7 +6,7 @@ export type Row = Record<string, unknown>;
 export const ITEM_COLUMNS =
   'organization_id, id, name, description, sku, barcode, status, quantity, custom_fields, created_at, updated_at';
 export const KEY_COLUMNS =
-  'k.organization_id, k.id, k.user_id, k.type, k.name, k.prefix, k.hash, k.permissions, k.expires_at, k.remaining, k.rate_limit_max, k.rate_limit_window, k.enabled, k.revoked_at, k.created_at, k.last_used_at';
+  'k.organization_id, k.id, k.user_id, k.type, k.name, k.prefix, k.hash, k.permissions, k.expires_at, k.remaining, k.rate_limit_max, k.rate_limit_window, k.enabled, k.revoked_at, k.created_at, k.last_used_at, k.previous_hash, k.previous_hash_expires_at';
 
 export function toOrganization(row: Row): Organization {
   return {
@@ -45,6 +45,8 @@ export function toKey(row: Row): ApiKeyRecord {
     revokedAt: (row.revoked_at as number | null) ?? null,
     createdAt: row.created_at as number,
     lastUsedAt: (row.last_used_at as number | null) ?? null,
+    previousHash: (row.previous_hash as string | null) ?? null,
+    previousHashExpiresAt: (row.previous_hash_expires_at as number | null) ?? null,
   };
 }
 

@@ -396,6 +396,7 @@ describe('migration 2 (search index) on a database made by migration 1', () => {
           '0003_database_id',
           '0004_rowids_in_id_order',
           '0005_simple_case_folding',
+          '0006_key_rotation_and_audit_log',
         ]);
         const first = await store.listItems('a'.repeat(24), { limit: 100 });
         expect(first.map((item) => item.sku)).toEqual(
@@ -495,6 +496,7 @@ describe('migration 4 (rowids in _id order) on a database whose rows are not', (
         expect(await store.migrate()).toEqual([
           '0004_rowids_in_id_order',
           '0005_simple_case_folding',
+          '0006_key_rotation_and_audit_log',
         ]);
         const check = new Database(file);
         try {

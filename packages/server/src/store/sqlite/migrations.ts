@@ -241,4 +241,28 @@ export const SQLITE_MIGRATIONS: Migration[] = [
     sql: '',
     run: refoldSearchText,
   },
+  {
+    // Key rotation keeps one key (id, quota, rate limit, history) and gives it a new secret;
+    // the previous secret's hash stays valid until the grace period ends. The audit log is
+    // not tied to organizations by a foreign key: it outlives an organization's deletion.
+    version: 6,
+    name: 'key_rotation_and_audit_log',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN previous_hash TEXT;
+      ALTER TABLE api_keys ADD COLUMN previous_hash_expires_at INTEGER;
+      CREATE UNIQUE INDEX api_keys_previous_hash ON api_keys (previous_hash)
+        WHERE previous_hash IS NOT NULL;
+      CREATE TABLE audit_events (
+        organization_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT,
+        details TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (organization_id, id)
+      );
+      CREATE INDEX audit_events_organization_at ON audit_events (organization_id, at, id);
+    `,
+  },
 ];

@@ -2,23 +2,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { newId, newIdAfter } from '../../ids.js';
+import { newAuditEvent, toAuditEvent } from '../audit.js';
 import { searchText } from '../search.js';
 import { unsearchable, unstorableReason } from '../storable.js';
 import {
   type ApiKeyRecord,
+  type AuditEvent,
   type Item,
   type ItemFields,
   type ItemQuery,
   type ItemStatus,
   type ItemWriteOutcome,
   type KeyContext,
+  type KeySecret,
   type NewApiKey,
+  type NewAuditEvent,
   type Organization,
+  type OrganizationDeletion,
   type Store,
   StoreConflictError,
   StoreUnavailableError,
   type User,
 } from '../types.js';
+import { type BackupSummary, backupDatabase } from './backup.js';
 import {
   DEFAULT_SEARCH_LIMITS,
   OrganizationExtents,
@@ -38,7 +44,7 @@ const ITEM_COLUMNS_I = ITEM_COLUMNS.split(', ')
   .map((column) => `i.${column}`)
   .join(', ');
 const KEY_COLUMNS =
-  'k.id, k.organization_id, k.user_id, k.type, k.name, k.prefix, k.hash, k.permissions, k.expires_at, k.remaining, k.rate_limit_max, k.rate_limit_window, k.enabled, k.revoked_at, k.created_at, k.last_used_at';
+  'k.id, k.organization_id, k.user_id, k.type, k.name, k.prefix, k.hash, k.permissions, k.expires_at, k.remaining, k.rate_limit_max, k.rate_limit_window, k.enabled, k.revoked_at, k.created_at, k.last_used_at, k.previous_hash, k.previous_hash_expires_at';
 
 function toOrganization(row: Row): Organization {
   return {
@@ -77,6 +83,8 @@ function toKey(row: Row): ApiKeyRecord {
     revokedAt: (row.revoked_at as number | null) ?? null,
     createdAt: row.created_at as number,
     lastUsedAt: (row.last_used_at as number | null) ?? null,
+    previousHash: (row.previous_hash as string | null) ?? null,
+    previousHashExpiresAt: (row.previous_hash_expires_at as number | null) ?? null,
   };
 }
 
@@ -130,6 +138,14 @@ const ITEM_FIELD_NAMES = [
  */
 const BULK_WRITE_ROWS = 500;
 const PENDING_INDEX_ROWS = 1_000_000;
+
+/**
+ * Deleting an organization's items rebuilds the search index instead of taking each row out of
+ * it when the organization holds more than this many times the rows of all the others. Measured
+ * (200,000 items): taking a row out through the trigger costs about 16 µs; deleting it with the
+ * trigger skipped about 10 µs, and rebuilding costs about 12 µs per row that stays.
+ */
+const REBUILD_INDEX_RATIO = 2;
 
 /** Rows per keyset slice of a large list page (see listItems). */
 const LIST_SLICE_ROWS = 200;
@@ -477,7 +493,14 @@ export class SqliteStore implements Store {
         key.rateLimit?.windowSeconds ?? null,
         key.createdAt,
       );
-      return { ...key, enabled: true, revokedAt: null, lastUsedAt: null };
+      return {
+        ...key,
+        enabled: true,
+        revokedAt: null,
+        lastUsedAt: null,
+        previousHash: null,
+        previousHashExpiresAt: null,
+      };
     });
   }
 
@@ -519,6 +542,53 @@ export class SqliteStore implements Store {
     });
   }
 
+  async rotateApiKey(
+    id: string,
+    secret: KeySecret,
+    previousValidUntil: number | null,
+  ): Promise<ApiKeyRecord | null> {
+    return this.run(() => {
+      const changed = this.stmt(
+        `UPDATE api_keys SET previous_hash = CASE WHEN ? IS NULL THEN NULL ELSE hash END,
+           previous_hash_expires_at = ?, hash = ?, prefix = ?
+         WHERE id = ? AND revoked_at IS NULL`,
+      ).run(previousValidUntil, previousValidUntil, secret.hash, secret.prefix, id).changes;
+      return changed > 0 ? this.keyById(id) : null;
+    });
+  }
+
+  async appendAuditEvent(event: NewAuditEvent): Promise<AuditEvent> {
+    return this.run(() => {
+      const recorded = newAuditEvent(event);
+      this.stmt(
+        `INSERT INTO audit_events (organization_id, id, at, actor, action, target, details)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        recorded.organizationId,
+        recorded.id,
+        recorded.at,
+        recorded.actor,
+        recorded.action,
+        recorded.target,
+        JSON.stringify(recorded.details),
+      );
+      return recorded;
+    });
+  }
+
+  async listAuditEvents(
+    organizationId: string,
+    options: { limit?: number } = {},
+  ): Promise<AuditEvent[]> {
+    return this.run(() => {
+      const rows = this.stmt(
+        `SELECT * FROM audit_events WHERE organization_id = ?
+         ORDER BY at DESC, id DESC LIMIT ?`,
+      ).all(organizationId, options.limit ?? -1) as Row[];
+      return rows.reverse().map(toAuditEvent);
+    });
+  }
+
   async loadKeyContext(hash: string): Promise<KeyContext | null> {
     return this.run(() => {
       const row = this.stmt(
@@ -528,8 +598,9 @@ export class SqliteStore implements Store {
              SELECT 1 FROM memberships m WHERE m.organization_id = k.organization_id AND m.user_id = k.user_id
            )) AS member
          FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-         WHERE k.hash = ? AND k.revoked_at IS NULL`,
-      ).get(hash) as Row | undefined;
+         WHERE (k.hash = ? OR (k.previous_hash = ? AND k.previous_hash_expires_at > ?))
+           AND k.revoked_at IS NULL`,
+      ).get(hash, hash, Date.now()) as Row | undefined;
       if (!row) return null;
       return {
         key: toKey(row),
@@ -843,5 +914,69 @@ export class SqliteStore implements Store {
             );
       return result.changes > 0;
     });
+  }
+
+  async deleteOrganization(id: string): Promise<OrganizationDeletion | null> {
+    return this.run(() => {
+      let deleted: OrganizationDeletion | null = null;
+      this.db
+        .transaction(() => {
+          const organization = this.stmt('SELECT seq FROM organizations WHERE id = ?').get(id) as
+            | { seq: number }
+            | undefined;
+          if (!organization) return;
+          const items = this.deleteOrganizationItems(id, organization.seq);
+          const apiKeys = this.stmt('DELETE FROM api_keys WHERE organization_id = ?').run(id);
+          const memberships = this.stmt('DELETE FROM memberships WHERE organization_id = ?').run(
+            id,
+          );
+          this.stmt('DELETE FROM organizations WHERE id = ?').run(id);
+          deleted = { items, apiKeys: apiKeys.changes, memberships: memberships.changes };
+        })
+        .immediate();
+      this.organizationSeqs.delete(id);
+      return deleted;
+    });
+  }
+
+  /**
+   * Deletes an organization's items and their search index entries, in the caller's
+   * transaction: one statement over its rowid range (migration 2), whose delete trigger takes
+   * each row out of the index. Taking a row out of the index costs more than indexing one
+   * afresh, so when the organization holds most of the rows (REBUILD_INDEX_RATIO) its rows are
+   * queued first (the trigger then leaves the index alone) and the index is rebuilt from the
+   * rows that stay, which also leaves it compact. Returns the rows deleted.
+   */
+  private deleteOrganizationItems(organizationId: string, organizationSeq: number): number {
+    const [lo, hi] = organizationRange(organizationSeq);
+    const count = (sql: string, ...params: unknown[]) =>
+      (this.stmt(sql).get(...params) as { n: number }).n;
+    const own = count('SELECT count(*) AS n FROM items WHERE organization_id = ?', organizationId);
+    const others = count('SELECT count(*) AS n FROM items') - own;
+    const rebuild = own > REBUILD_INDEX_RATIO * others;
+    if (rebuild) {
+      this.stmt(
+        `INSERT OR IGNORE INTO items_search_pending (seq)
+         SELECT seq FROM items WHERE seq BETWEEN ? AND ? AND organization_id = ?`,
+      ).run(lo, hi, organizationId);
+    }
+    const inRange = 'DELETE FROM items WHERE seq BETWEEN ? AND ? AND organization_id = ?';
+    let deleted = this.stmt(inRange).run(lo, hi, organizationId).changes;
+    // Every item lies in the range; this finds none unless a row was written outside it.
+    deleted += this.stmt('DELETE FROM items WHERE organization_id = ?').run(organizationId).changes;
+    if (rebuild) {
+      this.queued = 0;
+      this.stmt("INSERT INTO items_search (items_search) VALUES ('rebuild')").run();
+      this.stmt('DELETE FROM items_search_pending').run();
+    }
+    return deleted;
+  }
+
+  /**
+   * A consistent copy of the database at `file`, safe while servers and other commands read
+   * and write it (see backup.ts). Refuses an existing `file` unless `overwrite`.
+   */
+  async backupTo(file: string, options: { overwrite?: boolean } = {}): Promise<BackupSummary> {
+    return this.run(() => backupDatabase(this.db, this.file, file, options));
   }
 }
