@@ -68,12 +68,12 @@ try {
       'beanie','pot','booties','crampons','axe','tarp','paddle','bag','lantern','hoodie','case','hat',
       'glasses','whistle','tape'] AS w)
     INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
-      custom_fields, search_text, created_at, updated_at)
+      custom_fields, search_text, created_at, updated_at, change_seq)
     SELECT org, id, name, descr, sku, barcode, status, g % 500, '{}',
       lower(name) || 'A' || lower(descr) || 'A' || lower(sku) || 'A' || barcode
         || CASE WHEN org = '${BIG}' THEN '' ELSE ' glacierx' END
         || CASE WHEN org = '${BIG}' AND g > 198000 THEN ' novaline' ELSE '' END,
-      0, 0
+      0, 0, g
     FROM (
       SELECT g,
         lpad(to_hex(CASE WHEN g <= 200000 THEN 1 ELSE 2 + (g - 200001) / 200 END), 24, '0') AS org,

@@ -116,6 +116,9 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       { now: 1_700_000_000_000 },
     );
     await source.writeItems(other.id, [{ sku: 'CBT-1', name: 'Same sku elsewhere' }]);
+    // A deleted item: its tombstone is part of the change feed the copy carries.
+    await source.writeItems(acme.id, [{ sku: 'GONE-1', name: 'Gone' }]);
+    expect(await source.deleteItem(acme.id, { sku: 'GONE-1' })).toBe(true);
     target = new PostgresStore(schema.url);
   });
   afterAll(async () => {
@@ -143,6 +146,7 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
         memberships: 2,
         apiKeys: 3,
         items: 2348,
+        tombstones: 1,
         auditEvents: 1,
       },
       deleted: {
@@ -151,12 +155,31 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
         memberships: 0,
         apiKeys: 0,
         items: 0,
+        tombstones: 0,
         auditEvents: 0,
       },
       verified: true,
     });
 
     expect(await target.listOrganizations()).toEqual(await source.listOrganizations());
+    // The change feed goes on from the same positions: every change number, the tombstone and
+    // each organization's counter (the throughSeq of a page that reads to the end).
+    for (const orgId of orgIds) {
+      const feed = { afterSeq: 0, limit: 5000, includeDeleted: true };
+      const copied = await target.listChanges(orgId, feed);
+      expect(copied).toEqual(await source.listChanges(orgId, feed));
+      expect(copied.more).toBe(false);
+      expect(copied.throughSeq).toBeGreaterThan(0);
+    }
+    expect(
+      (
+        await target.listChanges(orgIds[0] as string, {
+          afterSeq: 0,
+          limit: 5000,
+          includeDeleted: true,
+        })
+      ).deleted,
+    ).toHaveLength(1);
     for (const orgId of orgIds) {
       expect(await target.listApiKeys(orgId)).toEqual(await source.listApiKeys(orgId));
       expect(await target.listMembers(orgId)).toEqual(await source.listMembers(orgId));
@@ -286,8 +309,8 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
         `CREATE FUNCTION add_stray_item() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN
            IF pg_trigger_depth() = 1 THEN
-             INSERT INTO items (organization_id, id, name, status, quantity, search_text, created_at, updated_at)
-             SELECT organization_id, 'ffffffffffffffffffffffff', 'stray', 'Draft', 0, 'stray', 0, 0
+             INSERT INTO items (organization_id, id, name, status, quantity, search_text, created_at, updated_at, change_seq)
+             SELECT organization_id, 'ffffffffffffffffffffffff', 'stray', 'Draft', 0, 'stray', 0, 0, 0
              FROM items LIMIT 1 ON CONFLICT DO NOTHING;
            END IF;
            RETURN NULL;
@@ -347,6 +370,7 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
         memberships: 0,
         apiKeys: 2,
         items: 2346,
+        tombstones: 2,
         auditEvents: 1,
       },
       deleted: {
@@ -355,6 +379,7 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
         memberships: 2,
         apiKeys: 1,
         items: 2,
+        tombstones: 0,
         auditEvents: 0,
       },
       verified: true,
@@ -364,6 +389,8 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
     expect(await target.listApiKeys(acme)).toEqual(await source.listApiKeys(acme));
     expect(await allItems(target, acme)).toEqual(await allItems(source, acme));
     expect(await target.getItem(acme, gone.id)).toBeNull();
+    const feed = { afterSeq: 0, limit: 5000, includeDeleted: true };
+    expect(await target.listChanges(acme, feed)).toEqual(await source.listChanges(acme, feed));
     expect(await target.findUser('bob@example.test')).toBeNull();
 
     // Converged: one more run deletes nothing.
@@ -375,6 +402,7 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       memberships: 0,
       apiKeys: 0,
       items: 0,
+      tombstones: 0,
       auditEvents: 0,
     });
   });

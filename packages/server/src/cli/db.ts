@@ -36,7 +36,7 @@ export function redactUrl(url: string): string {
 }
 
 function summary(counts: CopyCounts): string {
-  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items, ${counts.auditEvents} audit events`;
+  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items, ${counts.tombstones} tombstones, ${counts.auditEvents} audit events`;
 }
 
 export function registerDb(program: Command): void {
@@ -54,8 +54,9 @@ export function registerDb(program: Command): void {
     .addHelpText(
       'after',
       `
-Copies organizations, users, memberships and API keys (hashes, quotas left, state) and items
-(ids, timestamps, customFields as stored). The target is migrated first and must be empty, or
+Copies organizations, users, memberships and API keys (hashes, quotas left, state), items
+(ids, timestamps, customFields as stored) and the change feed (change numbers and the
+tombstones of deleted items, so sync positions stay valid). The target is migrated first and must be empty, or
 hold an earlier copy of the same source: every batch is an upsert, so a copy that failed is
 simply run again, and a rerun brings the target up to date, deleting from it the rows the source
 no longer has (and any made directly in the target since: do not rerun once PostgreSQL serves).

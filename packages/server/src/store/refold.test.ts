@@ -19,16 +19,25 @@ const REFOLD_VERSION = { sqlite: 5, postgres: 4 };
  * adds its undo here.
  */
 const UNDO_LATER = {
-  sqlite: `DROP TABLE audit_events;
+  sqlite: `DROP TABLE item_tombstones;
+    DROP INDEX items_organization_change;
+    DROP INDEX items_organization_barcode;
+    ALTER TABLE items DROP COLUMN change_seq;
+    ALTER TABLE organizations DROP COLUMN change_seq;
+    DROP TABLE audit_events;
     DROP INDEX api_keys_previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash_expires_at;`,
-  postgres: `DROP TABLE audit_events;
+  postgres: `DROP TABLE item_tombstones;
+    DROP INDEX items_organization_barcode;
+    ALTER TABLE items DROP COLUMN change_seq;
+    ALTER TABLE organizations DROP COLUMN change_seq;
+    DROP TABLE audit_events;
     ALTER TABLE api_keys DROP COLUMN previous_hash, DROP COLUMN previous_hash_expires_at;`,
 };
 const LATER_MIGRATIONS = {
-  sqlite: ['0006_key_rotation_and_audit_log'],
-  postgres: ['0005_key_rotation_and_audit_log'],
+  sqlite: ['0006_key_rotation_and_audit_log', '0007_change_feed'],
+  postgres: ['0005_key_rotation_and_audit_log', '0006_change_feed'],
 };
 
 for (const { engine, skip } of LEGS) {

@@ -1,9 +1,13 @@
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import { generateKey } from '../keys/format.js';
 import { engineAvailability, type TestStore } from '../testing/engines.js';
 import { foldCase } from './search.js';
 import {
+  type ChangePage,
+  type ChangeQuery,
   type Item,
   type ItemFields,
   type ItemQuery,
@@ -122,6 +126,55 @@ async function walk(store: Store, org: string, query: Omit<ItemQuery, 'afterId'>
   }
 }
 
+/**
+ * Every change of a feed walk from `afterSeq`, page by page, continuing from each page's
+ * throughSeq while it says there is more; with the pages, and where the walk ended.
+ */
+async function walkChanges(
+  store: Store,
+  org: string,
+  query: Omit<ChangeQuery, 'afterSeq'> & { afterSeq?: number },
+) {
+  const pages: ChangePage[] = [];
+  let afterSeq = query.afterSeq ?? 0;
+  for (;;) {
+    const page = await store.listChanges(org, { ...query, afterSeq });
+    pages.push(page);
+    expect(page.throughSeq).toBeGreaterThanOrEqual(afterSeq);
+    afterSeq = page.throughSeq;
+    if (!page.more) break;
+  }
+  return { pages, changes: pages.flatMap(changesOf), throughSeq: afterSeq };
+}
+
+/** A page's changes in feed order: `i:sku` for items, `d:id` for tombstones, with numbers. */
+function changesOf(page: ChangePage): Array<{ seq: number; change: string }> {
+  return [
+    ...page.items.map((item) => ({ seq: item.changeSeq, change: `i:${item.sku ?? item.id}` })),
+    ...page.deleted.map((gone) => ({ seq: gone.seq, change: `d:${gone.id}` })),
+  ].sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Resolves once a backend waits for a lock behind `pid` (depth 1), or behind a backend that
+ * itself waits behind `pid` (depth 2). It asks the server's lock graph, which says when a
+ * transaction has reached its wait: no sleep stands in for that.
+ */
+async function untilBlocked(observer: pg.Client, pid: number, depth: 1 | 2 = 1): Promise<void> {
+  const sql =
+    depth === 1
+      ? 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))'
+      : `SELECT count(*)::int AS n FROM pg_stat_activity b
+         WHERE EXISTS (SELECT 1 FROM pg_stat_activity a
+           WHERE $1 = ANY(pg_blocking_pids(a.pid)) AND a.pid = ANY(pg_blocking_pids(b.pid)))`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await observer.query(sql, [pid]);
+    if ((rows[0]?.n as number) > 0) return;
+    if (Date.now() > deadline) throw new Error(`no backend came to wait behind ${pid}`);
+  }
+}
+
 function newKey(organizationId: string, input: Partial<NewApiKey> = {}): NewApiKey {
   const generated = generateKey(input.userId ? 'user' : 'organization');
   return {
@@ -180,6 +233,38 @@ for (const { engine, skip } of LEGS) {
       expect((await store.migrate()).length).toBeGreaterThan(0);
     });
     afterAll(() => handle?.cleanup());
+
+    /** Rows of raw SQL (placeholders `$1`…) on the store's database, through a connection of its own. */
+    async function rawRows(
+      sql: string,
+      params: unknown[] = [],
+    ): Promise<Array<Record<string, unknown>>> {
+      if (engine.name === 'postgres') {
+        const client = new pg.Client({ connectionString: handle.url });
+        await client.connect();
+        try {
+          return (await client.query(sql, params)).rows;
+        } finally {
+          await client.end();
+        }
+      }
+      const db = new Database(handle.url, { readonly: true });
+      try {
+        return db.prepare(sql.replace(/\$\d+/g, '?')).all(...params) as Array<
+          Record<string, unknown>
+        >;
+      } finally {
+        db.close();
+      }
+    }
+
+    async function tombstoneCount(organizationId: string): Promise<number> {
+      const [row] = await rawRows(
+        'SELECT count(*) AS n FROM item_tombstones WHERE organization_id = $1',
+        [organizationId],
+      );
+      return Number(row?.n);
+    }
 
     it('migrates once: a second run applies nothing', async () => {
       expect(store.engine).toBe(engine.name);
@@ -687,6 +772,600 @@ for (const { engine, skip } of LEGS) {
       });
     });
 
+    describe('items: exact lookups', () => {
+      let orgId: string;
+      let otherOrgId: string;
+      let items: Item[];
+      beforeAll(async () => {
+        orgId = (await store.createOrganization({ name: 'L', slug: 'lookups', features: [] })).id;
+        otherOrgId = (
+          await store.createOrganization({ name: 'L2', slug: 'lookups-other', features: [] })
+        ).id;
+        await store.writeItems(
+          orgId,
+          [
+            { sku: 'SKU-1', name: 'One', barcode: '4006381333931', status: 'Active' },
+            { sku: 'sku-1', name: 'One, lower case', barcode: 'EAN-SHARED', status: 'Active' },
+            { sku: 'PCT_%', name: 'Metacharacters', barcode: 'EAN-shared', status: 'Draft' },
+            { sku: 'SHARED-1', name: 'Shared 1', barcode: 'EAN-SHARED', status: 'Draft' },
+            { sku: 'SHARED-2', name: 'Shared 2', barcode: 'EAN-SHARED', status: 'Active' },
+            { name: 'No sku', barcode: 'EAN-SHARED', status: 'Active' },
+            { sku: 'SHARED-3', name: 'Shared 3', barcode: 'EAN-SHARED', status: 'Inactive' },
+            { sku: 'NO-BARCODE', name: 'No barcode', status: 'Active' },
+          ],
+          { now: NOW },
+        );
+        await store.writeItems(otherOrgId, [
+          { sku: 'SKU-1', name: 'Elsewhere', barcode: 'EAN-SHARED', status: 'Active' },
+        ]);
+        items = await store.listItems(orgId, { limit: 100 });
+      });
+      const idOf = (sku: string | null) => items.find((item) => item.sku === sku)?.id as string;
+
+      it('finds by sku exactly: case-sensitive, LIKE characters literal, scoped by organization', async () => {
+        const one = await store.listItems(orgId, { limit: 10, sku: 'SKU-1' });
+        expect(one).toEqual([items.find((item) => item.sku === 'SKU-1')]);
+        expect(sortedSkus(await store.listItems(orgId, { limit: 10, sku: 'sku-1' }))).toEqual([
+          'sku-1',
+        ]);
+        expect(sortedSkus(await store.listItems(orgId, { limit: 10, sku: 'PCT_%' }))).toEqual([
+          'PCT_%',
+        ]);
+        expect(await store.listItems(orgId, { limit: 10, sku: 'PCT__' })).toEqual([]);
+        expect(await store.listItems(orgId, { limit: 10, sku: 'SKU-' })).toEqual([]);
+        expect(await store.listItems(orgId, { limit: 10, sku: 'SKU-1 ' })).toEqual([]);
+        expect(await store.listItems(orgId, { limit: 10, sku: 'SKU\u00001' })).toEqual([]);
+        expect((await store.listItems(otherOrgId, { limit: 10, sku: 'SKU-1' }))[0]?.name).toBe(
+          'Elsewhere',
+        );
+        // With status and cursor.
+        expect(await store.listItems(orgId, { limit: 10, sku: 'SKU-1', status: 'Draft' })).toEqual(
+          [],
+        );
+        expect(
+          await store.listItems(orgId, { limit: 10, sku: 'SKU-1', afterId: idOf('SKU-1') }),
+        ).toEqual([]);
+        expect(
+          sortedSkus(
+            await store.listItems(orgId, { limit: 10, sku: 'SKU-1', afterId: '0'.repeat(24) }),
+          ),
+        ).toEqual(['SKU-1']);
+      });
+
+      it('finds by barcode exactly, in id order, with status and cursor walks', async () => {
+        expect(
+          sortedSkus(await store.listItems(orgId, { limit: 10, barcode: '4006381333931' })),
+        ).toEqual(['SKU-1']);
+        expect(
+          sortedSkus(await store.listItems(orgId, { limit: 10, barcode: 'EAN-SHARED' })),
+        ).toEqual(['sku-1', 'SHARED-1', 'SHARED-2', null, 'SHARED-3']);
+        expect(
+          sortedSkus(await store.listItems(orgId, { limit: 10, barcode: 'EAN-shared' })),
+        ).toEqual(['PCT_%']);
+        expect(await store.listItems(orgId, { limit: 10, barcode: 'EAN' })).toEqual([]);
+        expect(sortedSkus(await walk(store, orgId, { limit: 2, barcode: 'EAN-SHARED' }))).toEqual([
+          'sku-1',
+          'SHARED-1',
+          'SHARED-2',
+          null,
+          'SHARED-3',
+        ]);
+        expect(
+          sortedSkus(
+            await walk(store, orgId, { limit: 1, barcode: 'EAN-SHARED', status: 'Active' }),
+          ),
+        ).toEqual(['sku-1', 'SHARED-2', null]);
+        expect(
+          sortedSkus(
+            await store.listItems(orgId, {
+              limit: 2,
+              barcode: 'EAN-SHARED',
+              afterId: idOf('SHARED-1'),
+            }),
+          ),
+        ).toEqual(['SHARED-2', null]);
+        // Another organization's item with the same barcode is never found.
+        expect(
+          (await store.listItems(orgId, { limit: 10, barcode: 'EAN-SHARED' })).every(
+            (item) => item.organizationId === orgId,
+          ),
+        ).toBe(true);
+      });
+
+      it('finds by ids: any order in, id order out, unknown and foreign ids absent', async () => {
+        const foreign = (await store.listItems(otherOrgId, { limit: 1 }))[0]?.id as string;
+        const ids = [idOf('SHARED-2'), 'f'.repeat(24), idOf('SKU-1'), foreign, idOf(null)];
+        expect(sortedSkus(await store.listItems(orgId, { limit: 100, ids }))).toEqual([
+          'SKU-1',
+          'SHARED-2',
+          null,
+        ]);
+        expect(
+          sortedSkus(await store.listItems(orgId, { limit: 100, ids, status: 'Active' })),
+        ).toEqual(['SKU-1', 'SHARED-2', null]);
+        expect(
+          sortedSkus(await store.listItems(orgId, { limit: 100, ids, status: 'Draft' })),
+        ).toEqual([]);
+        expect(sortedSkus(await walk(store, orgId, { limit: 1, ids }))).toEqual([
+          'SKU-1',
+          'SHARED-2',
+          null,
+        ]);
+        expect(
+          sortedSkus(await store.listItems(orgId, { limit: 1, ids, afterId: idOf('SKU-1') })),
+        ).toEqual(['SHARED-2']);
+        expect(await store.listItems(orgId, { limit: 100, ids: [] })).toEqual([]);
+        expect(await store.listItems(otherOrgId, { limit: 100, ids })).toEqual(
+          await store.listItems(otherOrgId, { limit: 100 }),
+        );
+        const all = items.map((item) => item.id);
+        expect(await store.listItems(orgId, { limit: 100, ids: [...all].reverse() })).toEqual(
+          items,
+        );
+      });
+
+      it('combines exact filters with each other and with a search (all must hold)', async () => {
+        expect(
+          sortedSkus(
+            await store.listItems(orgId, { limit: 10, barcode: 'EAN-SHARED', sku: 'SHARED-1' }),
+          ),
+        ).toEqual(['SHARED-1']);
+        expect(
+          await store.listItems(orgId, { limit: 10, barcode: 'EAN-SHARED', sku: 'SKU-1' }),
+        ).toEqual([]);
+        expect(
+          sortedSkus(
+            await store.listItems(orgId, {
+              limit: 10,
+              barcode: 'EAN-SHARED',
+              search: foldCase('SHARED '),
+            }),
+          ),
+        ).toEqual(['SHARED-1', 'SHARED-2', 'SHARED-3']);
+        expect(
+          sortedSkus(
+            await store.listItems(orgId, { limit: 10, ids: [idOf('SKU-1')], search: 'one' }),
+          ),
+        ).toEqual(['SKU-1']);
+        expect(
+          await store.listItems(orgId, { limit: 10, ids: [idOf('SKU-1')], search: 'two' }),
+        ).toEqual([]);
+      });
+    });
+
+    describe('change feed', () => {
+      let orgId: string;
+      let otherOrgId: string;
+      const all = { limit: 1000, includeDeleted: true } as const;
+      beforeAll(async () => {
+        orgId = (await store.createOrganization({ name: 'C', slug: 'changes', features: [] })).id;
+        otherOrgId = (
+          await store.createOrganization({ name: 'C2', slug: 'changes-other', features: [] })
+        ).id;
+      });
+
+      it('starts empty, and an unknown organization has no changes', async () => {
+        expect(await store.listChanges(orgId, { afterSeq: 0, ...all })).toEqual({
+          items: [],
+          deleted: [],
+          throughSeq: 0,
+          more: false,
+        });
+        expect(
+          await store.listChanges('0'.repeat(24), {
+            afterSeq: 42,
+            limit: 10,
+            includeDeleted: true,
+          }),
+        ).toEqual({ items: [], deleted: [], throughSeq: 42, more: false });
+      });
+
+      it('numbers creates, updates and deletions in order; unchanged rows keep their number', async () => {
+        const base = NOW * 1000;
+        expect(
+          await store.writeItems(
+            orgId,
+            [
+              { sku: 'A', name: 'A', status: 'Active' },
+              { sku: 'B', name: 'B', status: 'Draft' },
+              { sku: 'C', name: 'C', status: 'Active' },
+            ],
+            { now: NOW },
+          ),
+        ).toEqual(['created', 'created', 'created']);
+        const first = await store.listChanges(orgId, { afterSeq: 0, ...all });
+        // The first number of a write is max(last + 1, now × 1000), then one per row.
+        expect(first.items.map((item) => [item.sku, item.changeSeq])).toEqual([
+          ['A', base],
+          ['B', base + 1],
+          ['C', base + 2],
+        ]);
+        expect(first).toMatchObject({ deleted: [], throughSeq: base + 2, more: false });
+        const a = first.items[0] as Item & { changeSeq: number };
+        expect(a).toEqual({ ...(await store.getItem(orgId, a.id)), changeSeq: base });
+
+        // A write in the same millisecond continues after the last number; a row that writes
+        // what is stored is unchanged and keeps its number; a sku written twice in one call
+        // takes a number per change and keeps the last.
+        expect(
+          await store.writeItems(
+            orgId,
+            [
+              { sku: 'A', name: 'A' },
+              { sku: 'B', quantity: 5 },
+              { sku: 'D', name: 'D', status: 'Active' },
+              { sku: 'D', status: 'Inactive' },
+              { sku: 'D', status: 'Inactive' },
+              { sku: 'X' },
+            ],
+            { now: NOW },
+          ),
+        ).toEqual([
+          'unchanged',
+          'updated',
+          'created',
+          'updated',
+          'unchanged',
+          { error: 'name is required to create an item (no item has this sku yet)' },
+        ]);
+        // A dry run and a rolled-back write take no number.
+        await store.writeItems(orgId, [{ sku: 'C', quantity: 9 }], { now: NOW + 5, dryRun: true });
+        await store.writeItems(orgId, [{ sku: 'C', quantity: 9 }, { sku: 'Y' }], {
+          now: NOW + 5,
+          allOrNothing: true,
+        });
+        // A later millisecond starts at its own clock value.
+        await store.writeItems(orgId, [{ sku: 'C', quantity: 1 }], { now: NOW + 2 });
+
+        const before = Date.now();
+        expect(await store.deleteItem(orgId, { sku: 'B' })).toBe(true);
+        expect(await store.deleteItem(orgId, { sku: 'B' })).toBe(false);
+        const after = Date.now();
+
+        const page = await store.listChanges(orgId, { afterSeq: 0, ...all });
+        const b = first.items[1] as Item;
+        const gone = page.deleted[0];
+        expect(changesOf(page)).toEqual([
+          { seq: base, change: 'i:A' },
+          { seq: base + 5, change: 'i:D' },
+          { seq: base + 2000, change: 'i:C' },
+          { seq: gone?.seq, change: `d:${b.id}` },
+        ]);
+        // Deletions use the wall clock: at least its milliseconds × 1000, after every change.
+        expect(gone?.seq).toBeGreaterThanOrEqual(before * 1000);
+        expect(gone?.deletedAt).toBeGreaterThanOrEqual(before);
+        expect(gone?.deletedAt).toBeLessThanOrEqual(after);
+        expect(page).toMatchObject({ throughSeq: gone?.seq, more: false });
+        expect(page.items.find((item) => item.sku === 'D')?.status).toBe('Inactive');
+
+        // Without includeDeleted the tombstone is left out, and the position still passes it.
+        const noDeleted = await store.listChanges(orgId, {
+          afterSeq: 0,
+          limit: 1000,
+          includeDeleted: false,
+        });
+        expect(noDeleted.deleted).toEqual([]);
+        expect(noDeleted.items).toEqual(page.items);
+        expect(noDeleted.throughSeq).toBe(gone?.seq);
+
+        // From the end: nothing, and the same position.
+        expect(await store.listChanges(orgId, { afterSeq: page.throughSeq, ...all })).toEqual({
+          items: [],
+          deleted: [],
+          throughSeq: page.throughSeq,
+          more: false,
+        });
+        // A position past the end is kept (never moves back).
+        expect(
+          (await store.listChanges(orgId, { afterSeq: page.throughSeq + 10, ...all })).throughSeq,
+        ).toBe(page.throughSeq + 10);
+      });
+
+      it('numbers writes on the wall clock: strictly increasing, never below now × 1000', async () => {
+        const seqs: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const before = Date.now();
+          await store.writeItems(orgId, [{ sku: `CLOCK-${i}`, name: `Clock ${i}` }]);
+          const [item] = await store.listItems(orgId, { limit: 1, sku: `CLOCK-${i}` });
+          const { items } = await store.listChanges(orgId, {
+            afterSeq: seqs[seqs.length - 1] ?? 0,
+            limit: 1000,
+            includeDeleted: false,
+          });
+          const changed = items.find((candidate) => candidate.id === item?.id);
+          expect(changed?.changeSeq).toBeGreaterThanOrEqual(before * 1000);
+          expect(changed?.changeSeq).toBeGreaterThanOrEqual((item?.updatedAt ?? 0) * 1000);
+          seqs.push(changed?.changeSeq as number);
+        }
+        expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+        expect(new Set(seqs).size).toBe(seqs.length);
+        // A write stamped in the past still numbers after every earlier change.
+        await store.writeItems(orgId, [{ sku: 'PAST', name: 'Past' }], { now: NOW - 86_400_000 });
+        const { items } = await store.listChanges(orgId, {
+          afterSeq: seqs[4] as number,
+          limit: 10,
+          includeDeleted: false,
+        });
+        expect(items.map((item) => [item.sku, item.changeSeq])).toEqual([
+          ['PAST', (seqs[4] as number) + 1],
+        ]);
+      });
+
+      it('pages by limit over items and tombstones together, walking the feed exactly once', async () => {
+        const org = (await store.createOrganization({ name: 'P', slug: 'paging', features: [] }))
+          .id;
+        const statuses = ['Active', 'Draft', 'Inactive'] as const;
+        await store.writeItems(
+          org,
+          Array.from({ length: 30 }, (_, i) => ({
+            sku: `P-${i}`,
+            name: `P ${i}`,
+            status: statuses[i % 3],
+          })),
+        );
+        // Interleave deletions and updates, so tombstones fall between items in the feed.
+        for (let i = 0; i < 30; i += 4) {
+          expect(await store.deleteItem(org, { sku: `P-${i}` })).toBe(true);
+          await store.writeItems(org, [{ sku: `P-${i + 1}`, quantity: i + 1 }]);
+        }
+        const whole = await store.listChanges(org, { afterSeq: 0, ...all });
+        expect(whole.more).toBe(false);
+        const expected = changesOf(whole);
+        expect(expected).toHaveLength(30);
+        expect(expected.filter((c) => c.change.startsWith('d:'))).toHaveLength(8);
+        expect(expected.map((c) => c.seq)).toEqual(
+          [...expected.map((c) => c.seq)].sort((x, y) => x - y),
+        );
+
+        for (const limit of [1, 2, 3, 7, 29, 30, 31]) {
+          const walked = await walkChanges(store, org, { limit, includeDeleted: true });
+          expect(walked.changes).toEqual(expected);
+          expect(walked.throughSeq).toBe(whole.throughSeq);
+          for (const [i, page] of walked.pages.entries()) {
+            const last = i === walked.pages.length - 1;
+            expect(page.items.length + page.deleted.length).toBe(
+              last ? expected.length - limit * i : limit,
+            );
+            expect(page.more).toBe(!last);
+            if (!last) expect(page.throughSeq).toBe(changesOf(page).at(-1)?.seq);
+          }
+        }
+        // Without tombstones: the items alone, and the walk still ends at the counter.
+        const itemsOnly = await walkChanges(store, org, { limit: 4, includeDeleted: false });
+        expect(itemsOnly.changes).toEqual(expected.filter((c) => c.change.startsWith('i:')));
+        expect(itemsOnly.throughSeq).toBe(whole.throughSeq);
+
+        // A status filter that skips most rows: only matching items, and a page that is not
+        // full still moves the position to the organization's counter.
+        const active = await walkChanges(store, org, {
+          limit: 3,
+          status: 'Active',
+          includeDeleted: false,
+        });
+        const activeExpected = whole.items
+          .filter((item) => item.status === 'Active')
+          .map((item) => ({ seq: item.changeSeq, change: `i:${item.sku}` }));
+        expect(active.changes).toEqual(activeExpected);
+        expect(active.throughSeq).toBe(whole.throughSeq);
+        const rare = await store.listChanges(org, {
+          afterSeq: 0,
+          limit: 100,
+          status: 'Discontinued',
+          includeDeleted: false,
+        });
+        expect(rare).toEqual({ items: [], deleted: [], throughSeq: whole.throughSeq, more: false });
+        // Tombstones are never filtered by status.
+        const activeWithDeleted = await walkChanges(store, org, {
+          limit: 2,
+          status: 'Active',
+          includeDeleted: true,
+        });
+        expect(activeWithDeleted.changes).toEqual(
+          expected.filter(
+            (c) => c.change.startsWith('d:') || activeExpected.some((a) => a.seq === c.seq),
+          ),
+        );
+
+        // Changes after the walk come from where it ended, and nothing before it again.
+        await store.writeItems(org, [
+          { sku: 'P-1', quantity: -1 },
+          { sku: 'P-new', name: 'New' },
+        ]);
+        expect(await store.deleteItem(org, { sku: 'P-2' })).toBe(true);
+        const next = await walkChanges(store, org, {
+          afterSeq: whole.throughSeq,
+          limit: 2,
+          includeDeleted: true,
+        });
+        expect(next.changes.map((c) => c.change)).toEqual([
+          'i:P-1',
+          'i:P-new',
+          `d:${whole.items.find((item) => item.sku === 'P-2')?.id}`,
+        ]);
+        expect(next.pages.map((page) => page.more)).toEqual([true, false]);
+      });
+
+      it("never shows another organization's changes, nor moves its position", async () => {
+        const { throughSeq } = await store.listChanges(orgId, { afterSeq: 0, ...all });
+        await store.writeItems(otherOrgId, [
+          { sku: 'A', name: 'Same sku, other organization' },
+          { sku: 'O-1', name: 'Other' },
+        ]);
+        expect(await store.deleteItem(otherOrgId, { sku: 'O-1' })).toBe(true);
+        expect(await store.listChanges(orgId, { afterSeq: throughSeq, ...all })).toEqual({
+          items: [],
+          deleted: [],
+          throughSeq,
+          more: false,
+        });
+        const other = await store.listChanges(otherOrgId, { afterSeq: 0, ...all });
+        expect(other.items.map((item) => [item.organizationId, item.sku])).toEqual([
+          [otherOrgId, 'A'],
+        ]);
+        expect(other.deleted).toHaveLength(1);
+        // Deleting in one organization by another's id or sku deletes nothing, leaves no tombstone.
+        const [mine] = await store.listItems(orgId, { limit: 1, sku: 'A' });
+        expect(await store.deleteItem(otherOrgId, { id: mine?.id as string })).toBe(false);
+        expect(await store.deleteItem(otherOrgId, { sku: 'NOPE' })).toBe(false);
+        expect(await store.listChanges(otherOrgId, { afterSeq: other.throughSeq, ...all })).toEqual(
+          { items: [], deleted: [], throughSeq: other.throughSeq, more: false },
+        );
+      });
+
+      it('purges tombstones older than a time, across organizations', async () => {
+        // Whatever earlier tests left goes first (+1: a deletion in this very millisecond too).
+        await store.purgeTombstones(Date.now() + 1);
+        const start = Date.now();
+        const org = (await store.createOrganization({ name: 'G', slug: 'purge', features: [] })).id;
+        await store.writeItems(org, [
+          { sku: 'G-1', name: 'G 1' },
+          { sku: 'G-2', name: 'G 2' },
+        ]);
+        await store.writeItems(otherOrgId, [{ sku: 'G-3', name: 'G 3' }]);
+        for (const [where, sku] of [
+          [org, 'G-1'],
+          [org, 'G-2'],
+          [otherOrgId, 'G-3'],
+        ] as const) {
+          expect(await store.deleteItem(where, { sku })).toBe(true);
+        }
+        const feed = await store.listChanges(org, { afterSeq: 0, ...all });
+        expect(feed.deleted).toHaveLength(2);
+        // Only deletions strictly before the time go.
+        expect(await store.purgeTombstones(start)).toBe(0);
+        expect(await store.listChanges(org, { afterSeq: 0, ...all })).toEqual(feed);
+        expect(await store.purgeTombstones(Date.now() + 1)).toBe(3);
+        expect(await store.purgeTombstones(Date.now() + 1)).toBe(0);
+        const purged = await store.listChanges(org, { afterSeq: 0, ...all });
+        expect(purged.deleted).toEqual([]);
+        // The position is kept: a client that saw the deletions continues from the same place.
+        expect(purged.throughSeq).toBe(feed.throughSeq);
+      });
+
+      it.skipIf(engine.name !== 'postgres')(
+        'numbers in commit order: a reader never passes a change that is not committed yet',
+        async () => {
+          const org = (await store.createOrganization({ name: 'R', slug: 'race', features: [] }))
+            .id;
+          await store.writeItems(org, [{ sku: 'R-0', name: 'R 0' }]);
+          const start = await store.listChanges(org, { afterSeq: 0, ...all });
+
+          // The control transaction holds `items` in SHARE mode: reads go on, but writer A,
+          // having locked its rows and taken its change number, waits to insert its row.
+          const control = new pg.Client({ connectionString: handle.url });
+          await control.connect();
+          const observer = new pg.Client({ connectionString: handle.url });
+          await observer.connect();
+          const snapshot = new pg.Client({ connectionString: handle.url });
+          await snapshot.connect();
+          try {
+            await control.query('BEGIN');
+            await control.query('LOCK TABLE items IN SHARE MODE');
+            const controlPid = (await control.query('SELECT pg_backend_pid() AS pid')).rows[0]
+              ?.pid as number;
+            const writerA = store.writeItems(org, [
+              { sku: 'R-0', quantity: 1 },
+              { sku: 'R-A', name: 'A' },
+            ]);
+            await untilBlocked(observer, controlPid);
+            // Writer B, same organization: waits for A (its lock), whatever it writes.
+            const writerB = store.writeItems(org, [{ sku: 'R-B', name: 'B' }]);
+            await untilBlocked(observer, controlPid, 2);
+
+            // A reader, now and in a transaction that keeps its snapshot: A's number is taken
+            // but not committed, so no reader may report a position at or past it.
+            const during = await store.listChanges(org, { afterSeq: start.throughSeq, ...all });
+            expect(during).toEqual({
+              items: [],
+              deleted: [],
+              throughSeq: start.throughSeq,
+              more: false,
+            });
+            await snapshot.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+            const seen = await snapshot.query(
+              'SELECT change_seq FROM organizations WHERE id = $1',
+              [org],
+            );
+            expect(seen.rows[0]?.change_seq).toBe(String(start.throughSeq));
+
+            await control.query('COMMIT');
+            expect(await writerA).toEqual(['updated', 'created']);
+            expect(await writerB).toEqual(['created']);
+
+            // The reader continues from the position it was given: A's changes, then B's,
+            // none skipped, in commit order.
+            const afterwards = await store.listChanges(org, {
+              afterSeq: during.throughSeq,
+              ...all,
+            });
+            const changes = changesOf(afterwards);
+            expect(changes.map((c) => c.change)).toEqual(['i:R-0', 'i:R-A', 'i:R-B']);
+            expect(changes[0]?.seq).toBeGreaterThan(start.throughSeq);
+            expect(afterwards.throughSeq).toBe(changes[2]?.seq);
+            // The snapshot taken before the commits still sees neither.
+            const still = await snapshot.query(
+              'SELECT count(*)::int AS n FROM items WHERE organization_id = $1 AND change_seq > $2',
+              [org, start.throughSeq],
+            );
+            expect(still.rows[0]?.n).toBe(0);
+            await snapshot.query('COMMIT');
+          } finally {
+            await control.query('ROLLBACK').catch(() => {});
+            await Promise.all([control.end(), observer.end(), snapshot.end()]);
+          }
+        },
+      );
+
+      it.skipIf(engine.name !== 'postgres')(
+        "serializes on the organization's counter row: a deletion waits for a write that holds it",
+        async () => {
+          const org = (await store.createOrganization({ name: 'H', slug: 'holder', features: [] }))
+            .id;
+          await store.writeItems(org, [{ sku: 'H-1', name: 'H 1' }]);
+          const start = await store.listChanges(org, { afterSeq: 0, ...all });
+          // Writer A takes a number as the store does (without the store's advisory lock, so
+          // only the row lock stands between A and B) and keeps its transaction open.
+          const writerA = new pg.Client({ connectionString: handle.url });
+          await writerA.connect();
+          const observer = new pg.Client({ connectionString: handle.url });
+          await observer.connect();
+          try {
+            await writerA.query('BEGIN');
+            const taken = await writerA.query(
+              `UPDATE organizations SET change_seq = GREATEST(change_seq + 1, $2::bigint)
+               WHERE id = $1 RETURNING change_seq, pg_backend_pid() AS pid`,
+              [org, Date.now() * 1000],
+            );
+            const seqA = Number(taken.rows[0]?.change_seq);
+            const pidA = taken.rows[0]?.pid as number;
+            await writerA.query(
+              `INSERT INTO items (organization_id, id, name, status, quantity, search_text,
+                 created_at, updated_at, change_seq)
+               VALUES ($1, $2, 'A', 'Draft', 0, 'a', 0, 0, $3)`,
+              [org, newId(), seqA],
+            );
+            const deletion = store.deleteItem(org, { sku: 'H-1' });
+            await untilBlocked(observer, pidA);
+            expect(await store.listChanges(org, { afterSeq: start.throughSeq, ...all })).toEqual({
+              items: [],
+              deleted: [],
+              throughSeq: start.throughSeq,
+              more: false,
+            });
+            await writerA.query('COMMIT');
+            expect(await deletion).toBe(true);
+            const page = await store.listChanges(org, { afterSeq: start.throughSeq, ...all });
+            expect(page.items.map((item) => item.changeSeq)).toEqual([seqA]);
+            expect(page.deleted[0]?.seq).toBeGreaterThan(seqA);
+            expect(page.throughSeq).toBe(page.deleted[0]?.seq);
+          } finally {
+            await writerA.query('ROLLBACK').catch(() => {});
+            await Promise.all([writerA.end(), observer.end()]);
+          }
+        },
+      );
+    });
+
     describe('deleting an organization', () => {
       it('removes its items, keys and memberships; users, the audit log and other organizations stay', async () => {
         const doomed = await store.createOrganization({
@@ -714,7 +1393,18 @@ for (const { engine, skip } of LEGS) {
         // the search index on SQLite): the deletion must handle both.
         await store.writeItems(doomed.id, [{ sku: 'D-one', name: 'Lantern alone' }]);
         await store.writeItems(doomed.id, rows('D'));
+        // A deleted item leaves a tombstone, which goes with the organization.
+        await store.writeItems(doomed.id, [{ sku: 'D-gone', name: 'Lantern gone' }]);
+        expect(await store.deleteItem(doomed.id, { sku: 'D-gone' })).toBe(true);
+        await store.writeItems(kept.id, [{ sku: 'K-gone', name: 'Lantern gone' }]);
+        expect(await store.deleteItem(kept.id, { sku: 'K-gone' })).toBe(true);
         await store.writeItems(kept.id, rows('K'));
+        const keptFeed = await store.listChanges(kept.id, {
+          afterSeq: 0,
+          limit: 1000,
+          includeDeleted: true,
+        });
+        expect(keptFeed.deleted).toHaveLength(1);
         const doomedKeys = [
           newKey(doomed.id),
           newKey(doomed.id, { userId: own.id }),
@@ -757,12 +1447,19 @@ for (const { engine, skip } of LEGS) {
         }
         expect(await store.listMembers(doomed.id)).toEqual([]);
         expect(await store.isMember(doomed.id, shared.id)).toBe(false);
+        expect(await tombstoneCount(doomed.id)).toBe(0);
+        expect(
+          await store.listChanges(doomed.id, { afterSeq: 0, limit: 10, includeDeleted: true }),
+        ).toEqual({ items: [], deleted: [], throughSeq: 0, more: false });
         // Users stay (they may belong to other organizations), and so does the audit log.
         expect(await store.findUser(shared.id)).toEqual(shared);
         expect(await store.findUser(own.id)).toEqual(own);
         expect(await store.listAuditEvents(doomed.id)).toHaveLength(1);
         // The other organization is untouched, its search index included.
         expect(await store.getOrganization(kept.id)).toEqual(kept);
+        expect(
+          await store.listChanges(kept.id, { afterSeq: 0, limit: 1000, includeDeleted: true }),
+        ).toEqual(keptFeed);
         expect(await walk(store, kept.id, { limit: 250 })).toEqual(keptItems);
         expect(await walk(store, kept.id, { limit: 250, search: 'lantern k 5' })).toEqual(
           keptFound,

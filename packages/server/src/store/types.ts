@@ -159,6 +159,51 @@ export interface ItemQuery {
    * ever for longer needles (their pages are always full).
    */
   onPartialPage?: (resumeAfterId: string) => void;
+  /** Exact, case-sensitive match on the stored sku (indexed). */
+  sku?: string;
+  /** Exact, case-sensitive match on the stored barcode (indexed). */
+  barcode?: string;
+  /** Only items with one of these ids (at most 100; unknown ids are simply absent). */
+  ids?: readonly string[];
+}
+
+/**
+ * Position in an organization's change feed (issue 8). Every write that creates or changes an
+ * item, and every deletion, takes the next change sequence number of its organization, in
+ * commit order (so a reader that has seen number N has seen every change up to N). Numbers are
+ * a hybrid logical clock: max(previous + 1, wall-clock ms × 1000), so `seq / 1000` is never
+ * earlier than the change's wall-clock time and an instant maps to a position without an index.
+ */
+export interface ChangeQuery {
+  /** Only changes with a greater sequence number. */
+  afterSeq: number;
+  /** At most this many changes (items and tombstones together). */
+  limit: number;
+  /** Only items with this status now (tombstones are never filtered). */
+  status?: ItemStatus;
+  /** Whether tombstones of deleted items are read too. */
+  includeDeleted: boolean;
+}
+
+/** A deleted item, kept for the retention period so sync clients learn of the deletion. */
+export interface Tombstone {
+  id: string;
+  deletedAt: number;
+  seq: number;
+}
+
+export interface ChangePage {
+  /** Items changed after `afterSeq`, in change order, each with its change sequence number. */
+  items: Array<Item & { changeSeq: number }>;
+  /** Tombstones after `afterSeq`, in change order (empty unless includeDeleted). */
+  deleted: Tombstone[];
+  /**
+   * Continue after this number: the last change on the page when `more`, else the
+   * organization's latest change sequence number (every change up to it has been read).
+   */
+  throughSeq: number;
+  /** Whether more changes follow right now. */
+  more: boolean;
 }
 
 export class StoreConflictError extends Error {
@@ -253,7 +298,13 @@ export interface Store {
     rows: ItemFields[],
     options?: { dryRun?: boolean; allOrNothing?: boolean; now?: number },
   ): Promise<ItemWriteOutcome[]>;
+  /** Deletes one item and leaves a tombstone in the change feed. */
   deleteItem(organizationId: string, by: { id: string } | { sku: string }): Promise<boolean>;
+
+  /** Changes of an organization after a position, in change order (see ChangeQuery). */
+  listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage>;
+  /** Drops tombstones of deletions before `before` (epoch ms); returns how many. */
+  purgeTombstones(before: number): Promise<number>;
 
   /**
    * Deletes an organization with its items, keys and memberships, in one transaction (users,

@@ -12,9 +12,11 @@ import { postgresSearchText } from './search-text.js';
  *
  * The target records which database it was filled from (stockroom_meta.copied_from = the
  * source's database_id). A rerun into an earlier copy of the same source converges: rows the
- * source no longer has are deleted from the target first (audit events, items, API keys,
- * memberships, users, organizations: dependents before what they depend on), each batch in its own transaction,
- * then everything is upserted again. A target holding anything else is refused.
+ * source no longer has are deleted from the target first (audit events, tombstones, items, API
+ * keys, memberships, users, organizations: dependents before what they depend on), each batch in
+ * its own transaction, then everything is upserted again. A target holding anything else is
+ * refused. Change numbers (items, organizations, tombstones) are copied as they are, so a sync
+ * client's position stays valid across the move.
  */
 
 export class CopyError extends Error {
@@ -26,10 +28,19 @@ type Row = Record<string, unknown>;
 interface Table {
   name: string;
   /** What the report calls it. */
-  label: 'organizations' | 'users' | 'memberships' | 'apiKeys' | 'items' | 'auditEvents';
+  label:
+    | 'organizations'
+    | 'users'
+    | 'memberships'
+    | 'apiKeys'
+    | 'items'
+    | 'tombstones'
+    | 'auditEvents';
   /** Source columns, read in primary-key order. */
   select: string;
   key: string[];
+  /** PostgreSQL types of the key columns, when not all text. */
+  keyTypes?: string[];
   /** Writes one batch; returns nothing, throws on failure. */
   write(client: pg.PoolClient, rows: Row[]): Promise<void>;
 }
@@ -70,16 +81,18 @@ const TABLES: Table[] = [
   {
     name: 'organizations',
     label: 'organizations',
-    select: 'id, name, slug, features, created_at, updated_at',
+    // change_seq: the organization's change feed goes on where the source's stood.
+    select: 'id, name, slug, features, created_at, updated_at, change_seq',
     key: ['id'],
     async write(client, rows) {
       await client.query(
-        `INSERT INTO organizations (id, name, slug, features, created_at, updated_at)
-         SELECT u.id, u.name, u.slug, ARRAY(SELECT json_array_elements_text(u.features::json)), u.created_at, u.updated_at
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])
-           AS u(id, name, slug, features, created_at, updated_at)
+        `INSERT INTO organizations (id, name, slug, features, created_at, updated_at, change_seq)
+         SELECT u.id, u.name, u.slug, ARRAY(SELECT json_array_elements_text(u.features::json)), u.created_at, u.updated_at, u.change_seq
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
+           AS u(id, name, slug, features, created_at, updated_at, change_seq)
          ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, slug = EXCLUDED.slug,
-           features = EXCLUDED.features, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+           features = EXCLUDED.features, created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+           change_seq = EXCLUDED.change_seq`,
         [
           col(rows, 'id'),
           col(rows, 'name'),
@@ -87,6 +100,7 @@ const TABLES: Table[] = [
           col(rows, 'features'),
           col(rows, 'created_at'),
           col(rows, 'updated_at'),
+          col(rows, 'change_seq'),
         ],
       );
     },
@@ -202,7 +216,7 @@ const TABLES: Table[] = [
     name: 'items',
     label: 'items',
     select:
-      'organization_id, id, name, description, sku, barcode, status, quantity, custom_fields, created_at, updated_at',
+      'organization_id, id, name, description, sku, barcode, status, quantity, custom_fields, created_at, updated_at, change_seq',
     key: ['organization_id', 'id'],
     async write(client, rows) {
       const params = [
@@ -228,6 +242,7 @@ const TABLES: Table[] = [
         ),
         col(rows, 'created_at'),
         col(rows, 'updated_at'),
+        col(rows, 'change_seq'),
       ];
       // A rerun after the source re-created an item under a known sku: the old one goes.
       await client.query(
@@ -237,19 +252,38 @@ const TABLES: Table[] = [
       );
       await client.query(
         `INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
-           custom_fields, search_text, created_at, updated_at)
+           custom_fields, search_text, created_at, updated_at, change_seq)
          SELECT u.organization_id, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
-           u.custom_fields::json, u.search_text, u.created_at, u.updated_at
+           u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-           $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
+           $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[])
            AS u(organization_id, id, name, description, sku, barcode, status, quantity, custom_fields,
-             search_text, created_at, updated_at)
+             search_text, created_at, updated_at, change_seq)
          ON CONFLICT (organization_id, id) DO UPDATE SET name = EXCLUDED.name,
            description = EXCLUDED.description, sku = EXCLUDED.sku, barcode = EXCLUDED.barcode,
            status = EXCLUDED.status, quantity = EXCLUDED.quantity,
            custom_fields = EXCLUDED.custom_fields, search_text = EXCLUDED.search_text,
-           created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+           created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+           change_seq = EXCLUDED.change_seq`,
         params,
+      );
+    },
+  },
+  {
+    // Deleted items of the change feed: a sync client that read the source learns of the
+    // deletions made there before the copy, from the same positions.
+    name: 'item_tombstones',
+    label: 'tombstones',
+    select: 'organization_id, seq, item_id, deleted_at',
+    key: ['organization_id', 'seq'],
+    keyTypes: ['text', 'bigint'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO item_tombstones (organization_id, seq, item_id, deleted_at)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[])
+         ON CONFLICT (organization_id, seq) DO UPDATE SET item_id = EXCLUDED.item_id,
+           deleted_at = EXCLUDED.deleted_at`,
+        ['organization_id', 'seq', 'item_id', 'deleted_at'].map((name) => col(rows, name)),
       );
     },
   },
@@ -305,6 +339,7 @@ async function claimTarget(
 /** The order deletions go in: whatever refers to a row goes before it. */
 const DELETE_ORDER: Array<Table['label']> = [
   'auditEvents',
+  'tombstones',
   'items',
   'apiKeys',
   'memberships',
@@ -346,7 +381,7 @@ async function deleteAbsent(
     await target.inTransaction((client) =>
       client.query(
         `DELETE FROM ${table.name} WHERE (${columns}) IN (
-           SELECT * FROM unnest(${table.key.map((_, i) => `$${i + 1}::text[]`).join(', ')}))`,
+           SELECT * FROM unnest(${table.key.map((_, i) => `$${i + 1}::${table.keyTypes?.[i] ?? 'text'}[]`).join(', ')}))`,
         table.key.map((column) => absent.map((row) => row[column])),
       ),
     );

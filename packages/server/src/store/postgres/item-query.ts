@@ -1,6 +1,6 @@
 import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
 import { unsearchable } from '../storable.js';
-import type { ItemQuery } from '../types.js';
+import type { ChangeQuery, ItemQuery } from '../types.js';
 import { ITEM_COLUMNS } from './rows.js';
 import { containsPattern, FIELD_SEPARATOR } from './search-text.js';
 
@@ -34,7 +34,32 @@ export function itemListStatement(
     params.push(query.afterId);
     where.push(`id > $${params.length}`);
   }
-  if (query.search === undefined) {
+  // Exact filters go through their indexes: items_organization_sku (unique),
+  // items_organization_barcode (organization_id, barcode, id) and the primary key. A search
+  // beside them only filters those few rows, so it needs none of the plans below.
+  const exact = query.sku !== undefined || query.barcode !== undefined || query.ids !== undefined;
+  if (query.sku !== undefined) {
+    params.push(query.sku);
+    where.push(`sku = $${params.length}`);
+  }
+  if (query.barcode !== undefined) {
+    params.push(query.barcode);
+    where.push(`barcode = $${params.length}`);
+  }
+  if (query.ids !== undefined) {
+    params.push(query.ids);
+    where.push(`id = ANY($${params.length}::text[])`);
+  }
+  // PostgreSQL text cannot hold U+0000, so no stored value equals one that does.
+  if ([query.sku, query.barcode, ...(query.ids ?? [])].some((v) => v?.includes('\u0000'))) {
+    return null;
+  }
+  if (exact && query.search !== undefined) {
+    if (unsearchable(query.search) || query.search.includes(FIELD_SEPARATOR)) return null;
+    params.push(containsPattern(query.search));
+    where.push(`search_text LIKE $${params.length}`);
+  }
+  if (query.search === undefined || exact) {
     // (organization_id, id) or (organization_id, status, id) delivers rows already in order.
     params.push(query.limit);
     return {
@@ -113,4 +138,41 @@ export function itemListStatement(
 /** Rows the quick path reads at most: enough for a page of a common needle, and bounded. */
 export function probeSize(limit: number): number {
   return Math.min(Math.max(limit * 10, 500), 10_000);
+}
+
+/**
+ * The SQL of one page of an organization's change feed, in one statement so that everything
+ * comes from one snapshot: the organization's latest change number (`organization_seq`; no row
+ * at all for an unknown organization), then up to `limit + 1` changed items and, with
+ * `includeDeleted`, up to `limit + 1` tombstones after the position, each in change order
+ * through (organization_id, change_seq) and the tombstones' primary key. A row with
+ * `deleted_at` is a tombstone (its item id in `id`, its number in `change_seq`); a page with
+ * no change is one row whose `change_seq` is null. store/changes.ts merges them.
+ */
+export function changeListStatement(organizationId: string, query: ChangeQuery): Statement {
+  const params: unknown[] = [organizationId, query.afterSeq, query.limit + 1];
+  let status = '';
+  if (query.status !== undefined) {
+    params.push(query.status);
+    status = ` AND status = $${params.length}`;
+  }
+  const tombstones = query.includeDeleted
+    ? `UNION ALL (
+         SELECT organization_id, item_id, NULL, NULL, NULL, NULL, NULL, NULL::float8, NULL::json,
+           NULL::bigint, NULL::bigint, seq, deleted_at
+         FROM item_tombstones WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3)`
+    : '';
+  return {
+    sql: `SELECT o.change_seq AS organization_seq, page.*
+      FROM organizations o
+      LEFT JOIN (
+        (SELECT ${ITEM_COLUMNS}, change_seq, NULL::bigint AS deleted_at
+         FROM items WHERE organization_id = $1 AND change_seq > $2${status}
+         ORDER BY change_seq LIMIT $3)
+        ${tombstones}
+      ) AS page ON true
+      WHERE o.id = $1
+      ORDER BY page.change_seq`,
+    params,
+  };
 }

@@ -240,6 +240,61 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
       CREATE INDEX audit_events_organization_at ON audit_events (organization_id, at, id);
     `,
   },
+  {
+    // The change feed of incremental sync, and exact lookups (issue 8).
+    //
+    // Every write that creates or changes an item stamps it with the next change number of its
+    // organization (items.change_seq, organizations.change_seq the latest); a deletion leaves a
+    // tombstone with one. Numbers are a hybrid logical clock, max(previous + 1, ms × 1000) (see
+    // ChangeQuery in store/types.ts), taken by `UPDATE organizations … RETURNING` in the write's
+    // transaction: the row lock orders the writers of an organization by commit, so a reader
+    // that sees number N sees every change up to N. Existing rows are numbered in
+    // (updated_at, id) order by the same rule, unrolled into a window:
+    // seq(n) = n + max(0, max over k ≤ n of stamp(k) − k). Stamps are clamped to [0, year 2223]
+    // so no odd updated_at can overflow the arithmetic or pass 2^53.
+    //
+    // items.change_seq keeps no default once filled: a write path that forgot to number its
+    // rows fails at once instead of hiding them from the feed.
+    //
+    // The barcode index carries id so a page of one barcode is read in _id order (keyset
+    // paging); the sku lookup has items_organization_sku (unique, the upsert key).
+    version: 6,
+    name: 'change_feed',
+    sql: `
+      ALTER TABLE items ADD COLUMN change_seq bigint NOT NULL DEFAULT 0;
+      ALTER TABLE organizations ADD COLUMN change_seq bigint NOT NULL DEFAULT 0;
+      UPDATE items i SET change_seq = numbered.change_seq
+      FROM (
+        SELECT organization_id, id,
+          n + GREATEST(0, max(stamp - n) OVER (
+            PARTITION BY organization_id ORDER BY updated_at, id ROWS UNBOUNDED PRECEDING
+          )) AS change_seq
+        FROM (
+          SELECT organization_id, id, updated_at,
+            LEAST(GREATEST(updated_at, 0), 8000000000000) * 1000 AS stamp,
+            row_number() OVER (PARTITION BY organization_id ORDER BY updated_at, id) AS n
+          FROM items
+        ) AS ordered
+      ) AS numbered
+      WHERE i.organization_id = numbered.organization_id AND i.id = numbered.id;
+      ALTER TABLE items ALTER COLUMN change_seq DROP DEFAULT;
+      CREATE INDEX items_organization_change ON items (organization_id, change_seq);
+      UPDATE organizations o SET change_seq = COALESCE(
+        (SELECT max(change_seq) FROM items WHERE organization_id = o.id), 0);
+      CREATE INDEX items_organization_barcode ON items (organization_id, barcode, id)
+        WHERE barcode IS NOT NULL;
+
+      -- Deleted items, read after a position in change order, purged by age.
+      CREATE TABLE item_tombstones (
+        organization_id text COLLATE "C" NOT NULL REFERENCES organizations (id),
+        seq bigint NOT NULL,
+        item_id text COLLATE "C" NOT NULL,
+        deleted_at bigint NOT NULL,
+        PRIMARY KEY (organization_id, seq)
+      );
+      CREATE INDEX item_tombstones_deleted_at ON item_tombstones (deleted_at);
+    `,
+  },
 ];
 
 /** Serializes migrations of every process on one database (any schema). */

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSchema, holdLocks, type TestSchema } from '../../testing/postgres.js';
 import { announceSkip, postgresUnavailable } from '../../testing/services.js';
@@ -108,9 +109,61 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0003_stockroom_meta',
         '0004_simple_case_folding',
         '0005_key_rotation_and_audit_log',
+        '0006_change_feed',
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
+      await fresh.drop();
+    }
+  });
+
+  it('migrates past the statement deadline of requests: a migration takes what it takes', async () => {
+    const fresh = await createTestSchema();
+    const setup = new PostgresStore(fresh.url);
+    // Requests of this store get 300 ms on the server, 1.3 s in the client.
+    const strict = new PostgresStore(fresh.url, { timeoutMs: 300 });
+    const holder = new pg.Client({ connectionString: fresh.url });
+    try {
+      await setup.migrate();
+      // The database as the binary before the change feed left it.
+      await setup.query(
+        `DROP TABLE item_tombstones;
+         DROP INDEX items_organization_barcode;
+         ALTER TABLE items DROP COLUMN change_seq;
+         ALTER TABLE organizations DROP COLUMN change_seq;
+         DELETE FROM schema_migrations WHERE version = 6`,
+      );
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE items IN ACCESS SHARE MODE');
+      const [{ pid }] = (await holder.query('SELECT pg_backend_pid() AS pid')).rows;
+      const migrating = strict.migrate();
+      // The migration's ALTER TABLE waits for the lock (asked of the server, not guessed) ...
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const [row] = await setup.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+          [pid],
+        );
+        if ((row?.n as number) > 0) break;
+        if (Date.now() > deadline) throw new Error('the migration never waited for the lock');
+      }
+      // ... for longer than either deadline of a request, then goes on.
+      await holder.query('SELECT pg_sleep(1.5)');
+      await holder.query('COMMIT');
+      expect(await migrating).toEqual(['0006_change_feed']);
+      // Requests keep their deadline.
+      const release = await holdLocks(fresh.url, 'LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
+      try {
+        await expect(strict.countItems('0'.repeat(24))).rejects.toBeInstanceOf(
+          StoreUnavailableError,
+        );
+      } finally {
+        await release();
+      }
+    } finally {
+      await holder.end().catch(() => {});
+      await Promise.all([setup.close(), strict.close()]);
       await fresh.drop();
     }
   });
@@ -121,7 +174,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 5\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 6\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');
@@ -149,6 +202,11 @@ describe.skipIf(skip)('PostgresStore', () => {
       },
       { table: 'api_keys', index: 'api_keys_pkey', first_column: 'organization_id' },
       { table: 'audit_events', index: 'audit_events_pkey', first_column: 'organization_id' },
+      {
+        table: 'item_tombstones',
+        index: 'item_tombstones_pkey',
+        first_column: 'organization_id',
+      },
       { table: 'items', index: 'items_organization_sku', first_column: 'organization_id' },
       { table: 'items', index: 'items_pkey', first_column: 'organization_id' },
       { table: 'memberships', index: 'memberships_pkey', first_column: 'organization_id' },

@@ -1,10 +1,13 @@
 import type pg from 'pg';
 import { newId } from '../../ids.js';
 import { newAuditEvent, toAuditEvent } from '../audit.js';
+import { changePage } from '../changes.js';
 import { DEFAULT_SCAN_BUDGET } from '../search.js';
 import {
   type ApiKeyRecord,
   type AuditEvent,
+  type ChangePage,
+  type ChangeQuery,
   type Item,
   type ItemFields,
   type ItemQuery,
@@ -18,10 +21,11 @@ import {
   type Store,
   StoreConflictError,
   StoreUnavailableError,
+  type Tombstone,
   type User,
 } from '../types.js';
 import { isUniqueViolation, toStoreError } from './errors.js';
-import { itemListStatement } from './item-query.js';
+import { changeListStatement, itemListStatement } from './item-query.js';
 import { migrate } from './migrate.js';
 import { createPool, type PostgresOptions } from './pool.js';
 import {
@@ -457,11 +461,12 @@ export class PostgresStore implements Store {
         outcomes = plan.outcomes;
         const failed = outcomes.some((outcome) => typeof outcome === 'object');
         if (options.dryRun || (options.allOrNothing && failed)) throw new Rollback();
+        const seqs = await takeChangeSeqs(client, organizationId, plan.changes, now);
         for (let i = 0; i < plan.inserts.length; i += WRITE_BATCH) {
-          await insertItems(client, organizationId, plan.inserts.slice(i, i + WRITE_BATCH));
+          await insertItems(client, organizationId, plan.inserts.slice(i, i + WRITE_BATCH), seqs);
         }
         for (let i = 0; i < plan.updates.length; i += WRITE_BATCH) {
-          await updateItems(client, organizationId, plan.updates.slice(i, i + WRITE_BATCH));
+          await updateItems(client, organizationId, plan.updates.slice(i, i + WRITE_BATCH), seqs);
         }
       });
     } catch (error) {
@@ -495,19 +500,75 @@ export class PostgresStore implements Store {
   }
 
   async deleteItem(organizationId: string, by: { id: string } | { sku: string }): Promise<boolean> {
-    const rows =
-      'id' in by
-        ? await this.rows('DELETE FROM items WHERE organization_id = $1 AND id = $2 RETURNING 1', [
-            organizationId,
-            by.id,
-          ])
-        : by.sku.includes('\u0000')
-          ? []
-          : await this.rows(
-              'DELETE FROM items WHERE organization_id = $1 AND sku = $2 RETURNING 1',
-              [organizationId, by.sku],
-            );
-    return rows.length > 0;
+    if ('sku' in by && by.sku.includes('\u0000')) return false;
+    return this.transaction(async (client) => {
+      // The writers' lock first, as writeItems and deleteOrganization take it: this statement
+      // then locks the item before the organization's row, and nothing else of this
+      // organization can hold one while waiting for the other.
+      await client.query(
+        "SELECT pg_advisory_xact_lock(hashtext('stockroom.items'), hashtext($1))",
+        [organizationId],
+      );
+      const now = Date.now();
+      // The deletion's change number is taken from the organization's row (locked until the
+      // commit, as in writeItems), and the tombstone written, only when an item went.
+      const result = await client.query(
+        `WITH gone AS (
+           DELETE FROM items WHERE organization_id = $1 AND ${'id' in by ? 'id' : 'sku'} = $2
+           RETURNING id
+         ), taken AS (
+           UPDATE organizations SET change_seq = GREATEST(change_seq + 1, $3::bigint)
+           WHERE id = $1 AND EXISTS (SELECT 1 FROM gone) RETURNING change_seq
+         )
+         INSERT INTO item_tombstones (organization_id, seq, item_id, deleted_at)
+         SELECT $1, taken.change_seq, gone.id, $4 FROM gone, taken`,
+        [organizationId, 'id' in by ? by.id : by.sku, now * 1000, now],
+      );
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage> {
+    const statement = changeListStatement(organizationId, query);
+    const rows = await this.rows(statement.sql, statement.params);
+    const [first] = rows;
+    if (!first) return { items: [], deleted: [], throughSeq: query.afterSeq, more: false };
+    const items: Array<Item & { changeSeq: number }> = [];
+    const deleted: Tombstone[] = [];
+    for (const row of rows) {
+      if (row.change_seq === null) continue;
+      if (row.deleted_at === null) {
+        items.push({ ...toItem(row), changeSeq: row.change_seq as number });
+      } else {
+        deleted.push({
+          id: row.id as string,
+          deletedAt: row.deleted_at as number,
+          seq: row.change_seq as number,
+        });
+      }
+    }
+    return changePage(query, first.organization_seq as number, items, deleted);
+  }
+
+  async purgeTombstones(before: number): Promise<number> {
+    // In batches, each its own statement: every one well within the statement deadline however
+    // many tombstones have expired.
+    let purged = 0;
+    for (;;) {
+      const removed = await this.run(async (db) => {
+        const result = await db.query(
+          `WITH batch AS (
+             SELECT organization_id, seq FROM item_tombstones WHERE deleted_at < $1 LIMIT $2
+           )
+           DELETE FROM item_tombstones t USING batch b
+           WHERE t.organization_id = b.organization_id AND t.seq = b.seq`,
+          [before, this.deleteBatchSize],
+        );
+        return result.rowCount ?? 0;
+      });
+      purged += removed;
+      if (removed < this.deleteBatchSize) return purged;
+    }
   }
 
   async deleteOrganization(id: string): Promise<OrganizationDeletion | null> {
@@ -542,6 +603,16 @@ export class PostgresStore implements Store {
         items += n;
         if (n < this.deleteBatchSize || last === null) break;
         after = last;
+      }
+      for (;;) {
+        const result = await client.query(
+          `WITH batch AS (
+             SELECT seq FROM item_tombstones WHERE organization_id = $1 ORDER BY seq LIMIT $2
+           )
+           DELETE FROM item_tombstones t USING batch b WHERE t.organization_id = $1 AND t.seq = b.seq`,
+          [id, this.deleteBatchSize],
+        );
+        if ((result.rowCount ?? 0) < this.deleteBatchSize) break;
       }
       const count = async (sql: string) => (await client.query(sql, [id])).rowCount ?? 0;
       const apiKeys = await count('DELETE FROM api_keys WHERE organization_id = $1');
@@ -590,7 +661,35 @@ export class PostgresStore implements Store {
   }
 }
 
-function itemColumns(items: Item[]) {
+/**
+ * Takes the change numbers of one write: `changes.length` consecutive numbers from
+ * max(the organization's last + 1, now × 1000), by one UPDATE of the organization's row, which
+ * stays locked until the write commits. The next writer of the organization waits on that lock
+ * and numbers after this one's commit, so numbers follow commit order: a reader who sees
+ * number N has seen every change up to N, and a change committed late is never skipped.
+ * Returns each item's number (the last of its changes).
+ */
+async function takeChangeSeqs(
+  client: pg.PoolClient,
+  organizationId: string,
+  changes: Item[],
+  now: number,
+): Promise<Map<Item, number>> {
+  const seqs = new Map<Item, number>();
+  if (changes.length === 0) return seqs;
+  const result = await client.query(
+    `UPDATE organizations SET change_seq = GREATEST(change_seq + 1, $2::bigint) + $3::bigint - 1
+     WHERE id = $1 RETURNING change_seq`,
+    [organizationId, now * 1000, changes.length],
+  );
+  // An unknown organization has no row: its inserts fail on their foreign key.
+  const last = (result.rows[0]?.change_seq as number | undefined) ?? now * 1000;
+  const first = last - changes.length + 1;
+  for (const [k, item] of changes.entries()) seqs.set(item, first + k);
+  return seqs;
+}
+
+function itemColumns(items: Item[], seqs: Map<Item, number>) {
   return [
     items.map((item) => item.id),
     items.map((item) => item.name),
@@ -603,34 +702,46 @@ function itemColumns(items: Item[]) {
     items.map((item) => postgresSearchText(item)),
     items.map((item) => item.createdAt),
     items.map((item) => item.updatedAt),
+    items.map((item) => seqs.get(item)),
   ];
 }
 
 const UNNEST_ITEMS = `unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-  $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[])
-  AS u(id, name, description, sku, barcode, status, quantity, custom_fields, search_text, created_at, updated_at)`;
+  $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[])
+  AS u(id, name, description, sku, barcode, status, quantity, custom_fields, search_text, created_at,
+    updated_at, change_seq)`;
 
 /** Many rows in one statement: arrays of each column, unnested server side. */
-async function insertItems(client: pg.PoolClient, organizationId: string, items: Item[]) {
+async function insertItems(
+  client: pg.PoolClient,
+  organizationId: string,
+  items: Item[],
+  seqs: Map<Item, number>,
+) {
   if (items.length === 0) return;
   await client.query(
     `INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
-       custom_fields, search_text, created_at, updated_at)
+       custom_fields, search_text, created_at, updated_at, change_seq)
      SELECT $1, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
-       u.custom_fields::json, u.search_text, u.created_at, u.updated_at
+       u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq
      FROM ${UNNEST_ITEMS}`,
-    [organizationId, ...itemColumns(items)],
+    [organizationId, ...itemColumns(items, seqs)],
   );
 }
 
-async function updateItems(client: pg.PoolClient, organizationId: string, items: Item[]) {
+async function updateItems(
+  client: pg.PoolClient,
+  organizationId: string,
+  items: Item[],
+  seqs: Map<Item, number>,
+) {
   if (items.length === 0) return;
   await client.query(
     `UPDATE items i SET name = u.name, description = u.description, barcode = u.barcode,
        status = u.status, quantity = u.quantity, custom_fields = u.custom_fields::json,
-       search_text = u.search_text, updated_at = u.updated_at
+       search_text = u.search_text, updated_at = u.updated_at, change_seq = u.change_seq
      FROM ${UNNEST_ITEMS}
      WHERE i.organization_id = $1 AND i.id = u.id`,
-    [organizationId, ...itemColumns(items)],
+    [organizationId, ...itemColumns(items, seqs)],
   );
 }

@@ -3,7 +3,7 @@ import { createTestSchema, type TestSchema } from '../../testing/postgres.js';
 import { announceSkip, postgresUnavailable } from '../../testing/services.js';
 import { DEFAULT_SCAN_BUDGET } from '../search.js';
 import type { ItemQuery } from '../types.js';
-import { itemListStatement, probeSize } from './item-query.js';
+import { changeListStatement, itemListStatement, probeSize, type Statement } from './item-query.js';
 import { PostgresStore } from './postgres-store.js';
 
 /**
@@ -77,14 +77,14 @@ describe.skipIf(skip)('search plan on PostgreSQL (200,000 items in one organizat
          'packraft','hammock','watch','beanie','pot','booties','crampons','axe','tarp','paddle',
          'bag','lantern','hoodie','case','hat','glasses','whistle','tape'] AS w)
        INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
-         custom_fields, search_text, created_at, updated_at)
+         custom_fields, search_text, created_at, updated_at, change_seq)
        SELECT org, id, name, descr, sku, barcode, status, g % 500, '{}',
          lower(name) || 'A' || lower(descr) || 'A' || lower(sku) || 'A' || barcode
            -- A word every small organization has and the large one never does.
            || CASE WHEN org = $1 THEN '' ELSE ' glacierx' END
            -- A word only the newest 1% of the large organization has.
            || CASE WHEN org = $1 AND g > $2::int * 0.99 THEN ' novaline' ELSE '' END,
-         0, 0
+         0, 0, g
        FROM (
          SELECT g,
            lpad(to_hex(CASE WHEN g <= $2::int THEN 1 WHEN g <= $2::int + $5::int THEN 2
@@ -111,6 +111,10 @@ describe.skipIf(skip)('search plan on PostgreSQL (200,000 items in one organizat
   async function plan(query: ItemQuery, organizationId = BIG): Promise<PlanNode> {
     const statement = itemListStatement(organizationId, query);
     if (!statement) throw new Error('no statement');
+    return explain(statement);
+  }
+
+  async function explain(statement: Statement): Promise<PlanNode> {
     const [row] = await store.query(
       `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.sql}`,
       statement.params,
@@ -179,6 +183,70 @@ describe.skipIf(skip)('search plan on PostgreSQL (200,000 items in one organizat
     const root = await plan({ limit: 101, search: 'glacierx' });
     const used = nodes(root).map((node) => node['Index Name']);
     expect(used).toContain('items_organization_search');
+  });
+
+  it.each<[string, ItemQuery, string | string[]]>([
+    ['sku', { limit: 101, sku: 'SKU-123456' }, 'items_organization_sku'],
+    [
+      'barcode',
+      { limit: 101, barcode: String(4_000_000_000_000 + 123_456) },
+      'items_organization_barcode',
+    ],
+    [
+      'barcode, after a cursor',
+      { limit: 101, barcode: String(4_000_000_000_000 + 123_456), afterId: lpadHex(5) },
+      'items_organization_barcode',
+    ],
+    ['ids', { limit: 101, ids: [lpadHex(5), lpadHex(123_456), lpadHex(199_999)] }, 'items_pkey'],
+    // (organization_id, status, id) takes all three conditions as well as the primary key.
+    [
+      'ids, with a status',
+      { limit: 101, ids: [lpadHex(10), lpadHex(20), lpadHex(30)], status: 'Active' },
+      ['items_pkey', 'items_organization_status'],
+    ],
+  ])(
+    'an exact lookup by %s reads only the rows it finds, through its index',
+    async (_, query, index) => {
+      const indexes = typeof index === 'string' ? [index] : index;
+      const root = await plan(query);
+      expect(seqScansOfItems(root)).toEqual([]);
+      const used = nodes(root).flatMap((node) => node['Index Name'] ?? []);
+      expect(used.some((name) => indexes.includes(name))).toBe(true);
+      // Each row found once by the index and once from the table, at most.
+      const found = query.ids?.length ?? 1;
+      expect(
+        rowsTouched(
+          root,
+          (node) => node['Relation Name'] === 'items' || indexes.includes(node['Index Name'] ?? ''),
+        ),
+      ).toBeLessThanOrEqual(2 * found);
+    },
+  );
+
+  it.each([0, 150_000, 199_990])(
+    'reads a page of the change feed after %i through (organization_id, change_seq), only the page',
+    async (afterSeq) => {
+      const root = await explain(
+        changeListStatement(BIG, { afterSeq, limit: 101, includeDeleted: true }),
+      );
+      expect(seqScansOfItems(root)).toEqual([]);
+      expect(
+        rowsTouched(root, (node) => node['Index Name'] === 'items_organization_change'),
+      ).toBeLessThanOrEqual(102);
+      expect(nodes(root).map((node) => node['Index Name'])).toContain('item_tombstones_pkey');
+    },
+  );
+
+  it('reads a page of the change feed with a status without scanning the table', async () => {
+    const root = await explain(
+      changeListStatement(BIG, {
+        afterSeq: 100_000,
+        limit: 101,
+        status: 'Discontinued',
+        includeDeleted: false,
+      }),
+    );
+    expect(seqScansOfItems(root)).toEqual([]);
   });
 
   it('answers common needles from the bounded probe without reading every match', async () => {

@@ -18,6 +18,11 @@ export interface WritePlan {
   inserts: Item[];
   /** Stored items whose fields changed, with their final fields. */
   updates: Item[];
+  /**
+   * The item each `created` or `updated` row wrote, in row order: row k of them takes the k-th
+   * change number of the write, and an item written by several rows keeps its last.
+   */
+  changes: Item[];
 }
 
 /**
@@ -37,6 +42,7 @@ export function planWrites(
   const created = new Set<Item>();
   const changed = new Set<Item>();
   const inserts: Item[] = [];
+  const changes: Item[] = [];
   for (const row of rows) {
     const unstorable = unstorableReason(row);
     if (unstorable) {
@@ -59,6 +65,7 @@ export function planWrites(
       next.updatedAt = now;
       Object.assign(current, next);
       if (!created.has(current)) changed.add(current);
+      changes.push(current);
       outcomes.push('updated');
       continue;
     }
@@ -82,7 +89,8 @@ export function planWrites(
     inserts.push(item);
     created.add(item);
     if (item.sku !== null) bySku.set(item.sku, item);
+    changes.push(item);
     outcomes.push('created');
   }
-  return { outcomes, inserts, updates: [...changed] };
+  return { outcomes, inserts, updates: [...changed], changes };
 }

@@ -347,6 +347,40 @@ describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
       expect(
         plan("SELECT seq FROM items WHERE organization_id = 'o' AND id > 'a' ORDER BY id LIMIT 5"),
       ).toMatch(/USING COVERING INDEX sqlite_autoindex_items_\w+ \(organization_id=\? AND id>\?\)/);
+      // Exact lookups (the store's statements, sliced) and the change feed, through their indexes.
+      const columns = 'id, name, sku';
+      expect(
+        plan(
+          `SELECT ${columns} FROM items WHERE organization_id = 'o' AND sku = 'x' AND id > 'a' ORDER BY id LIMIT 5`,
+        ),
+      ).toContain('USING INDEX items_organization_sku (organization_id=? AND sku=?)');
+      expect(
+        plan(
+          `SELECT ${columns} FROM items WHERE organization_id = 'o' AND barcode = 'x' AND id > 'a' ORDER BY id LIMIT 5`,
+        ),
+      ).toContain(
+        'USING INDEX items_organization_barcode (organization_id=? AND barcode=? AND id>?)',
+      );
+      expect(
+        plan(
+          `SELECT ${columns} FROM items WHERE organization_id = 'o' AND id IN (SELECT value FROM json_each('["a"]')) ORDER BY id LIMIT 5`,
+        ),
+      ).toMatch(/USING INDEX sqlite_autoindex_items_\w+ \(organization_id=\? AND id=\?\)/);
+      expect(
+        plan(
+          `SELECT ${columns}, change_seq FROM items WHERE organization_id = 'o' AND change_seq > 5 ORDER BY change_seq LIMIT 5`,
+        ),
+      ).toContain('USING INDEX items_organization_change (organization_id=? AND change_seq>?)');
+      expect(
+        plan(
+          `SELECT ${columns}, change_seq FROM items WHERE organization_id = 'o' AND change_seq > 5 AND status = 'Active' ORDER BY change_seq LIMIT 5`,
+        ),
+      ).not.toMatch(/SCAN items(?! USING)/);
+      expect(
+        plan(
+          "SELECT item_id, deleted_at, seq FROM item_tombstones WHERE organization_id = 'o' AND seq > 5 ORDER BY seq LIMIT 5",
+        ),
+      ).toContain('SEARCH item_tombstones USING PRIMARY KEY (organization_id=? AND seq>?)');
     } finally {
       db.close();
     }
@@ -397,6 +431,7 @@ describe('migration 2 (search index) on a database made by migration 1', () => {
           '0004_rowids_in_id_order',
           '0005_simple_case_folding',
           '0006_key_rotation_and_audit_log',
+          '0007_change_feed',
         ]);
         const first = await store.listItems('a'.repeat(24), { limit: 100 });
         expect(first.map((item) => item.sku)).toEqual(
@@ -497,6 +532,7 @@ describe('migration 4 (rowids in _id order) on a database whose rows are not', (
           '0004_rowids_in_id_order',
           '0005_simple_case_folding',
           '0006_key_rotation_and_audit_log',
+          '0007_change_feed',
         ]);
         const check = new Database(file);
         try {

@@ -265,4 +265,55 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       CREATE INDEX audit_events_organization_at ON audit_events (organization_id, at, id);
     `,
   },
+  {
+    // The change feed of incremental sync, and exact lookups (issue 8).
+    //
+    // Every write that creates or changes an item stamps it with the next change number of its
+    // organization (items.change_seq, organizations.change_seq the latest); a deletion leaves a
+    // tombstone with one. Numbers are a hybrid logical clock, max(previous + 1, ms × 1000) (see
+    // ChangeQuery in store/types.ts). Existing rows are numbered in (updated_at, id) order by
+    // the same rule, unrolled into a window: seq(n) = n + max(0, max over k ≤ n of stamp(k) − k).
+    // Stamps are clamped to [0, year 2223] so no odd updated_at can push a number past 2^53.
+    //
+    // SQLite adds a NOT NULL column only with a default; 0 is below every position a reader
+    // asks from, and every write path of the store assigns a number.
+    //
+    // The barcode index carries id so a page of one barcode is read in _id order (keyset
+    // paging); the sku lookup has items_organization_sku (unique, the upsert key).
+    version: 7,
+    name: 'change_feed',
+    sql: `
+      ALTER TABLE items ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE organizations ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+      UPDATE items SET change_seq = numbered.change_seq
+      FROM (
+        SELECT row_seq,
+          n + MAX(0, MAX(stamp - n) OVER (
+            PARTITION BY organization_id ORDER BY updated_at, id ROWS UNBOUNDED PRECEDING
+          )) AS change_seq
+        FROM (
+          SELECT seq AS row_seq, organization_id, id, updated_at,
+            MIN(MAX(updated_at, 0), 8000000000000) * 1000 AS stamp,
+            ROW_NUMBER() OVER (PARTITION BY organization_id ORDER BY updated_at, id) AS n
+          FROM items
+        )
+      ) AS numbered
+      WHERE items.seq = numbered.row_seq;
+      CREATE INDEX items_organization_change ON items (organization_id, change_seq);
+      UPDATE organizations SET change_seq = COALESCE(
+        (SELECT MAX(change_seq) FROM items WHERE organization_id = organizations.id), 0);
+      CREATE INDEX items_organization_barcode ON items (organization_id, barcode, id)
+        WHERE barcode IS NOT NULL;
+
+      -- Deleted items, read after a position in change order, purged by age.
+      CREATE TABLE item_tombstones (
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        seq INTEGER NOT NULL,
+        item_id TEXT NOT NULL,
+        deleted_at INTEGER NOT NULL,
+        PRIMARY KEY (organization_id, seq)
+      ) WITHOUT ROWID;
+      CREATE INDEX item_tombstones_deleted_at ON item_tombstones (deleted_at);
+    `,
+  },
 ];
