@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../packages/server/src/api/errors.js';
+import { PARAMS } from '../packages/server/src/api/params.js';
 import { generateKey } from '../packages/server/src/keys/format.js';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
 
@@ -24,7 +25,8 @@ const API_PATHS = [
   '/api/v1/inventory/items',
   '/api/v1/inventory/item',
 ];
-const PARAM_NAMES = ['limit', 'search', 'status', 'fields', 'cursor', 'itemId', 'organizationId'];
+/** Every query parameter any route knows: a new one is covered as soon as it is defined. */
+const PARAM_NAMES = Object.keys(PARAMS);
 const TRICKY_NAMES = [
   'limit[]',
   'status[$ne]',
@@ -137,6 +139,18 @@ const wireValue = (secrets: string[]) =>
       encode(JSON.stringify({ $ne: null })),
       encode("' OR 1=1 --"),
       encode('%_\\'),
+      // Sync points and lookups: real, impossible and far-off instants, forged tokens.
+      '2026-11-24',
+      '2026-11-24T08:00:00Z',
+      '2026-02-30',
+      '9999-12-31T23:59:59Z',
+      '0000-01-01',
+      '2026-11-24T08:00:00%2B99:99',
+      'true',
+      's',
+      `s${Buffer.from('{"v":1,"s":1e300,"t":-1}').toString('base64url')}`,
+      `${'0'.repeat(24)},${'f'.repeat(24)}`,
+      Array.from({ length: 101 }, () => 'a'.repeat(24)).join(','),
     ),
     fc.constantFrom(...secrets).map(encode),
     fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 24, maxLength: 24 }),

@@ -96,6 +96,18 @@ const requestSpec = fc.record({
   itemFrom: fc.constantFrom('other', 'own', 'unknown'),
   pick: fc.nat(),
   override: fc.constantFrom('none', 'none', 'none', 'own', 'other', 'unknown'),
+  /** An exact lookup (sku, barcode or ids) with values from either organization. */
+  exact: fc.option(
+    fc.record({
+      kind: fc.constantFrom('sku', 'barcode', 'ids'),
+      from: fc.constantFrom('other', 'own'),
+      pick: fc.nat(),
+      count: fc.integer({ min: 1, max: 4 }),
+    }),
+    { freq: 3 },
+  ),
+  /** An incremental sync from the beginning (with deletions, which none of these worlds has). */
+  sync: fc.constantFrom(false, false, false, true),
 });
 
 interface World {
@@ -232,7 +244,55 @@ async function plan(
   // The item list.
   if (spec.limit !== null) query.set('limit', String(spec.limit));
   if (statusFilter) query.set('status', statusFilter);
-  if (spec.search) {
+  if (spec.sync) {
+    // Every item of the key's own organization, in change order (here creation order), and
+    // no deletion: never another organization's changes.
+    query.set('updatedSince', '1970-01-01');
+    query.set('includeDeleted', 'false');
+    const limit = spec.limit ?? 100;
+    const all = own.items.filter((item) => matches(item, undefined, statusFilter));
+    const page = all.slice(0, limit);
+    const ok: Expected = {
+      status: 200,
+      body: {
+        data: page.map((item) => JSON.parse(itemJson(item, fields))),
+        organizationId: own.org.id,
+        count: page.length,
+        nextCursor: all.length > limit ? expect.any(String) : null,
+        nextSince: expect.any(String),
+      },
+    };
+    return {
+      path: `/api/v1/inventory/items?${query}`,
+      key: key.key,
+      expected: inventoryGate(ok),
+      foreign,
+    };
+  }
+  let exact: ((item: Item) => boolean) | undefined;
+  const exactFilters: { sku?: string; barcode?: string; ids?: string } = {};
+  if (spec.exact) {
+    const source = spec.exact.from === 'own' ? own : other;
+    const { kind, pick, count } = spec.exact;
+    if (kind === 'ids') {
+      const ids = Array.from({ length: count }, (_, i) =>
+        source.items.length > 0
+          ? (source.items[(pick + i) % source.items.length] as Item).id
+          : '0'.repeat(24),
+      );
+      exactFilters.ids = ids.join(',');
+      exact = (item) => ids.includes(item.id);
+    } else {
+      const values = source.items
+        .map((item) => item[kind])
+        .filter((value): value is string => value !== null);
+      const value = values.length > 0 ? (values[pick % values.length] as string) : 'SKU-0';
+      exactFilters[kind] = value;
+      exact = (item) => item[kind] === value;
+    }
+    for (const [name, value] of Object.entries(exactFilters)) query.set(name, value);
+  }
+  if (spec.search && !spec.exact) {
     const source = spec.search.from === 'own' ? own : other;
     const texts =
       spec.search.from === 'word'
@@ -254,7 +314,7 @@ async function plan(
     const walkKey = walker.keys.find((k) => k.permitted);
     let cursor: string | null = null;
     if (walkKey && walker.org.features.includes('inventory')) {
-      const walkQuery = new URLSearchParams({ limit: '1' });
+      const walkQuery = new URLSearchParams({ limit: '1', ...exactFilters });
       if (statusFilter) walkQuery.set('status', statusFilter);
       if (searchFilter) walkQuery.set('search', searchFilter);
       const page = await server.request(`/api/v1/inventory/items?${walkQuery}`, {
@@ -275,13 +335,16 @@ async function plan(
       expect(decoded).not.toBeNull();
       afterId = decoded?.afterId;
       cursorOk =
-        decoded !== null && cursorMatches(decoded, { status: statusFilter, search: searchFilter });
+        decoded !== null &&
+        cursorMatches(decoded, { status: statusFilter, search: searchFilter, ...exactFilters });
     }
   }
   const limit = spec.limit ?? 100;
   const all = own.items.filter(
     (item) =>
-      (afterId === undefined || item.id > afterId) && matches(item, searchFilter, statusFilter),
+      (afterId === undefined || item.id > afterId) &&
+      matches(item, searchFilter, statusFilter) &&
+      (exact === undefined || exact(item)),
   );
   const page = all.slice(0, limit);
   const ok: Expected = cursorOk

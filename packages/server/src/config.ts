@@ -32,6 +32,12 @@ export interface Config {
    * null: no throttling. Counted per process.
    */
   authFailureLimit: { max: number; windowSeconds: number } | null;
+  /**
+   * How long deleted items are remembered for incremental sync (SYNC_RETENTION, default 30d):
+   * their tombstones are dropped after it, and a sync with includeDeleted=true from an older
+   * point answers 410 SYNC_EXPIRED.
+   */
+  syncRetentionMs: number;
   /** Port of the Prometheus metrics endpoint (METRICS_PORT); null: no metrics (the default). */
   metricsPort: number | null;
   /** Interface the metrics endpoint binds (METRICS_HOST, default 127.0.0.1). */
@@ -110,6 +116,24 @@ function authFailureLimit(raw: string | undefined): { max: number; windowSeconds
     );
   }
   return { max: Number(match[1]), windowSeconds };
+}
+
+export const DEFAULT_SYNC_RETENTION = '30d';
+const MAX_SYNC_RETENTION_DAYS = 3650;
+
+/** SYNC_RETENTION: a DURATION (`30d`, `12h`) from 1 minute to 10 years; returns ms. */
+function syncRetention(raw: string | undefined): number {
+  const value = raw === undefined || raw === '' ? DEFAULT_SYNC_RETENTION : raw;
+  const match = /^([1-9]\d{0,6})([smhd])$/.exec(value);
+  const seconds = match
+    ? Number(match[1]) * DURATION_SECONDS[match[2] as keyof typeof DURATION_SECONDS]
+    : 0;
+  if (!match || seconds < 60 || seconds > MAX_SYNC_RETENTION_DAYS * 86_400) {
+    throw new ConfigError(
+      `SYNC_RETENTION must be a duration from 1m to ${MAX_SYNC_RETENTION_DAYS}d such as ${DEFAULT_SYNC_RETENTION} or 12h (how long deleted items are remembered for sync), got "${value}"`,
+    );
+  }
+  return seconds * 1000;
 }
 
 function corsOrigins(raw: string | undefined): '*' | string[] {
@@ -203,6 +227,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
     corsOrigins: corsOrigins(merged.CORS_ORIGINS),
     trustProxy: trustProxy(merged.TRUST_PROXY),
     authFailureLimit: authFailureLimit(merged.AUTH_FAILURE_LIMIT),
+    syncRetentionMs: syncRetention(merged.SYNC_RETENTION),
     metricsPort: metricsPort(merged.METRICS_PORT, apiPort, docsPort),
     metricsHost: merged.METRICS_HOST || '127.0.0.1',
     logLevel,

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import { TombstonePurger } from './items/tombstones.js';
 import { AuthFailureThrottle } from './keys/auth-failures.js';
 import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
 import type { RateLimiter } from './keys/rate-limit.js';
@@ -58,6 +59,9 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const usage = new KeyUsageRecorder(store, 5_000, (error) =>
     options.logger?.warn({ err: error }, 'could not record key usage'),
   );
+  const purger = new TombstonePurger(store, config.syncRetentionMs, (error) =>
+    options.logger?.warn({ err: error }, 'could not drop expired tombstones'),
+  );
   const limit = config.authFailureLimit;
   return {
     config,
@@ -70,6 +74,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     publicDocsUrl: options.publicDocsUrl,
     publicApiUrl: options.publicApiUrl,
     async close() {
+      await purger.close();
       await usage.close();
       await rateLimiter.close();
       await store.close();

@@ -243,7 +243,7 @@ export interface paths {
         };
         /**
          * List inventory items
-         * @description Items of the key’s organization in creation order (`_id` ascending), filtered by `search` and `status`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. Needs `inventory:view` and the `inventory` feature.
+         * @description Items of the key’s organization in creation order (`_id` ascending), filtered by `search`, `status` or the exact `sku`, `barcode` and `ids`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. With `updatedSince`, an incremental sync instead: the items changed since then in change order, deletions too with `includeDeleted=true`, and `nextSince` to continue from next time. Every page carries a strong `ETag` (one per content encoding; `If-None-Match` answers 304) and is compressed with brotli or gzip when `Accept-Encoding` allows. Needs `inventory:view` and the `inventory` feature.
          */
         get: {
             parameters: {
@@ -264,8 +264,30 @@ export interface paths {
                      * @example _id,name,sku,quantity
                      */
                     fields?: string;
-                    /** @description Opaque token from the `nextCursor` of the previous page; send the same filters (search, status) with it. */
+                    /** @description Opaque token from the `nextCursor` of the previous page; send the same filters with it (search, status, sku, barcode, ids, updatedSince, includeDeleted). */
                     cursor?: string;
+                    /**
+                     * @description Only the item with exactly this SKU (case-sensitive, as stored; indexed). Cannot be combined with `search` or `updatedSince`.
+                     * @example DRL-2210-STL
+                     */
+                    sku?: string;
+                    /**
+                     * @description Only items with exactly this barcode (case-sensitive, as stored; indexed). Cannot be combined with `search` or `updatedSince`.
+                     * @example 4006381333931
+                     */
+                    barcode?: string;
+                    /**
+                     * @description Only the items with these `_id`s: up to 100 comma-separated 24-character hex ids, in `_id` order; unknown ids (and other organizations’ items) are simply absent. Cannot be combined with `search` or `updatedSince`.
+                     * @example 6740a1f2c3d4e5f6a7b8c9d0,6740a1f2c3d4e5f6a7b8c9d1
+                     */
+                    ids?: string;
+                    /**
+                     * @description Incremental sync: only items changed after this point, in change order (not `_id` order), and the response carries `nextSince`. Either an ISO 8601 instant with a time zone (`2026-11-24T08:00:00Z`, `2026-11-24T09:00:00+01:00`) or a date (`2026-11-24`, midnight UTC), or the `nextSince` of an earlier response to continue from where it ended. An item may repeat across syncs; none is ever missed. Combines with `status`, `fields`, `limit`, `cursor` and `includeDeleted`.
+                     * @example 2026-11-24T08:00:00Z
+                     */
+                    updatedSince?: string;
+                    /** @description With `updatedSince`: also list the items deleted since then, as `deleted: [{ _id, deletedAt }]` (kept for the retention period, 30 days by default; an older sync point answers 410 `SYNC_EXPIRED`). */
+                    includeDeleted?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -286,8 +308,23 @@ export interface paths {
                             count: number;
                             /** @description Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null. */
                             nextCursor: string | null;
+                            /** @description Only with `updatedSince`: where this sync ended. Keep it and pass it as `updatedSince` next time to get only what changed since (on the last page it covers every change so far; on a full page, the changes up to its last one). */
+                            nextSince?: string;
+                            /** @description Only with `updatedSince` and `includeDeleted=true`: items deleted since then, in change order. They count toward `limit` but not toward `count`. */
+                            deleted?: {
+                                _id: string;
+                                /** Format: date-time */
+                                deletedAt: string;
+                            }[];
                         };
                     };
+                };
+                /** @description Not Modified: `If-None-Match` names the current `ETag` (or, on item detail, `If-Modified-Since` is not older than `Last-Modified`). No body; charged like any other request. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Error: UNKNOWN_PARAMETER, INVALID_PARAMETER */
                 400: {
@@ -318,6 +355,15 @@ export interface paths {
                 };
                 /** @description Error: ORGANIZATION_NOT_FOUND */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: SYNC_EXPIRED */
+                410: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -362,7 +408,7 @@ export interface paths {
         };
         /**
          * Get one inventory item
-         * @description One item of the key’s organization by `_id`. Another organization’s item answers 404 like an unknown one. Needs `inventory:view` and the `inventory` feature.
+         * @description One item of the key’s organization by `_id`. Another organization’s item answers 404 like an unknown one. Carries a strong `ETag` and `Last-Modified`; `If-None-Match` or `If-Modified-Since` answer 304 when it has not changed. Needs `inventory:view` and the `inventory` feature.
          */
         get: {
             parameters: {
@@ -393,6 +439,13 @@ export interface paths {
                             data: components["schemas"]["InventoryItem"];
                         };
                     };
+                };
+                /** @description Not Modified: `If-None-Match` names the current `ETag` (or, on item detail, `If-Modified-Since` is not older than `Last-Modified`). No body; charged like any other request. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Error: UNKNOWN_PARAMETER, INVALID_PARAMETER, MISSING_PARAMETER */
                 400: {
@@ -517,7 +570,7 @@ export interface components {
         ErrorResponse: {
             error: {
                 /** @enum {string} */
-                code: "MISSING_PARAMETER" | "INVALID_PARAMETER" | "UNKNOWN_PARAMETER" | "MISSING_API_KEY" | "INVALID_API_KEY" | "CONFLICTING_API_KEYS" | "KEY_DISABLED" | "KEY_EXPIRED" | "KEY_EXHAUSTED" | "RATE_LIMITED" | "ORGANIZATION_FORBIDDEN" | "INSUFFICIENT_PERMISSIONS" | "FEATURE_DISABLED" | "ORGANIZATION_NOT_FOUND" | "ITEM_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "MISSING_PARAMETER" | "INVALID_PARAMETER" | "UNKNOWN_PARAMETER" | "MISSING_API_KEY" | "INVALID_API_KEY" | "CONFLICTING_API_KEYS" | "KEY_DISABLED" | "KEY_EXPIRED" | "KEY_EXHAUSTED" | "RATE_LIMITED" | "ORGANIZATION_FORBIDDEN" | "INSUFFICIENT_PERMISSIONS" | "FEATURE_DISABLED" | "ORGANIZATION_NOT_FOUND" | "ITEM_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SYNC_EXPIRED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description What was wrong and how to fix it. */
                 message: string;
                 status: number;

@@ -2,20 +2,31 @@ import { createHash } from 'node:crypto';
 import { isId } from '../ids.js';
 
 /**
- * Keyset cursors: the last `_id` of a page plus a fingerprint of the filters it was made for,
+ * Cursors: where the next page starts plus a fingerprint of the filters the page was made for,
  * so a cursor replayed with other filters is refused rather than silently returning a wrong
- * walk. (An id position reveals nothing about another organization, so no organization binding.)
+ * walk. A walk in `_id` order holds the last `_id`; a sync walk (`updatedSince`) the last change
+ * sequence number. (Neither reveals anything about another organization: no organization binding.)
  */
 export interface CursorFilters {
   status: string | undefined;
   search: string | undefined;
+  sku?: string | undefined;
+  barcode?: string | undefined;
+  ids?: string | undefined;
+  /** Whether the walk is a sync (updatedSince), and whether it lists deletions. */
+  sync?: boolean;
+  includeDeleted?: boolean;
 }
 
 function fingerprint(filters: CursorFilters): string {
-  return createHash('sha256')
-    .update(JSON.stringify([filters.status ?? null, filters.search ?? null]))
-    .digest('base64url')
-    .slice(0, 16);
+  const base: unknown[] = [filters.status ?? null, filters.search ?? null];
+  const { sku, barcode, ids, sync, includeDeleted } = filters;
+  // Cursors of the original filters keep the fingerprint they always had.
+  const extended =
+    sku !== undefined || barcode !== undefined || ids !== undefined || sync === true
+      ? [...base, sku ?? null, barcode ?? null, ids ?? null, sync === true, includeDeleted === true]
+      : base;
+  return createHash('sha256').update(JSON.stringify(extended)).digest('base64url').slice(0, 16);
 }
 
 export function encodeCursor(afterId: string, filters: CursorFilters): string {
@@ -24,18 +35,28 @@ export function encodeCursor(afterId: string, filters: CursorFilters): string {
   );
 }
 
-interface DecodedCursor {
-  afterId: string;
-  fingerprint: string;
+export function encodeSyncCursor(afterSeq: number, filters: CursorFilters): string {
+  return Buffer.from(
+    JSON.stringify({ v: 1, s: afterSeq, f: fingerprint({ ...filters, sync: true }) }),
+  ).toString('base64url');
 }
+
+type DecodedCursor = { fingerprint: string } & (
+  | { afterId: string; afterSeq?: undefined }
+  | { afterSeq: number; afterId?: undefined }
+);
 
 export function decodeCursor(token: string): DecodedCursor | null {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
     if (typeof parsed !== 'object' || parsed === null) return null;
-    const { v, a, f } = parsed as Record<string, unknown>;
-    if (v !== 1 || typeof a !== 'string' || !isId(a) || typeof f !== 'string') return null;
-    return { afterId: a, fingerprint: f };
+    const { v, a, s, f } = parsed as Record<string, unknown>;
+    if (v !== 1 || typeof f !== 'string') return null;
+    if (typeof a === 'string' && isId(a) && s === undefined) return { afterId: a, fingerprint: f };
+    if (typeof s === 'number' && Number.isSafeInteger(s) && s >= 0 && a === undefined) {
+      return { afterSeq: s, fingerprint: f };
+    }
+    return null;
   } catch {
     return null;
   }

@@ -12,6 +12,13 @@ export interface ParamDefinition {
 }
 
 const ID = '^[0-9a-f]{24}$';
+/** The most ids one `ids` filter may name. */
+export const MAX_IDS = 100;
+/** RFC 3339 date-time with a zone, or a calendar date; the values are checked again when parsed. */
+const ISO_INSTANT =
+  '[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+ -][0-9]{2}:?[0-9]{2}))?';
+/** A `nextSince` token: base64url, and never starting with a digit (unlike an instant). */
+const SINCE_TOKEN = '[A-Za-z_-][A-Za-z0-9_-]{0,199}';
 const fieldAlternatives = ITEM_FIELDS.join('|');
 
 export const PARAMS = {
@@ -64,10 +71,58 @@ export const PARAMS = {
       maxLength: 1024,
       pattern: '^[A-Za-z0-9_-]+$',
       description:
-        'Opaque token from the `nextCursor` of the previous page; send the same filters (search, status) with it.',
+        'Opaque token from the `nextCursor` of the previous page; send the same filters with it (search, status, sku, barcode, ids, updatedSince, includeDeleted).',
     }),
     invalid:
-      'cursor must be the nextCursor value of a previous page, unchanged, sent with the same search and status',
+      'cursor must be the nextCursor value of a previous page, unchanged, sent with the same filters (search, status, sku, barcode, ids, updatedSince, includeDeleted)',
+  },
+  sku: {
+    schema: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Only the item with exactly this SKU (case-sensitive, as stored; indexed). Cannot be combined with `search` or `updatedSince`.',
+      examples: ['DRL-2210-STL'],
+    }),
+    invalid: 'sku must be 1 to 100 characters long, exactly as stored (case-sensitive)',
+  },
+  barcode: {
+    schema: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Only items with exactly this barcode (case-sensitive, as stored; indexed). Cannot be combined with `search` or `updatedSince`.',
+      examples: ['4006381333931'],
+    }),
+    invalid: 'barcode must be 1 to 100 characters long, exactly as stored (case-sensitive)',
+  },
+  ids: {
+    schema: Type.String({
+      pattern: `^[0-9a-f]{24}(,[0-9a-f]{24}){0,${MAX_IDS - 1}}$`,
+      description: `Only the items with these \`_id\`s: up to ${MAX_IDS} comma-separated 24-character hex ids, in \`_id\` order; unknown ids (and other organizations’ items) are simply absent. Cannot be combined with \`search\` or \`updatedSince\`.`,
+      examples: ['6740a1f2c3d4e5f6a7b8c9d0,6740a1f2c3d4e5f6a7b8c9d1'],
+    }),
+    invalid: `ids must be 1 to ${MAX_IDS} comma-separated 24-character lowercase hex ids, without spaces`,
+  },
+  updatedSince: {
+    schema: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: `^(${ISO_INSTANT}|${SINCE_TOKEN})$`,
+      description:
+        'Incremental sync: only items changed after this point, in change order (not `_id` order), and the response carries `nextSince`. Either an ISO 8601 instant with a time zone (`2026-11-24T08:00:00Z`, `2026-11-24T09:00:00+01:00`) or a date (`2026-11-24`, midnight UTC), or the `nextSince` of an earlier response to continue from where it ended. An item may repeat across syncs; none is ever missed. Combines with `status`, `fields`, `limit`, `cursor` and `includeDeleted`.',
+      examples: ['2026-11-24T08:00:00Z'],
+    }),
+    invalid:
+      'updatedSince must be an ISO 8601 instant with a time zone such as 2026-11-24T08:00:00Z, a date such as 2026-11-24, or the nextSince value of an earlier response, unchanged',
+  },
+  includeDeleted: {
+    schema: Type.String({
+      enum: ['true', 'false'],
+      description:
+        'With `updatedSince`: also list the items deleted since then, as `deleted: [{ _id, deletedAt }]` (kept for the retention period, 30 days by default; an older sync point answers 410 `SYNC_EXPIRED`).',
+    }),
+    invalid: 'includeDeleted must be true or false (lowercase), and needs updatedSince',
   },
   itemId: {
     schema: Type.String({ pattern: ID, description: 'The item’s `_id` (24-character hex).' }),

@@ -31,8 +31,11 @@ interface Problem {
 
 const RANK = { unknown: 0, repeated: 1, missing: 2, invalid: 3 };
 
-/** Keeps control characters and huge values out of the message while naming them. */
-function quote(value: string): string {
+/**
+ * Keeps control characters, huge values and anything shaped like an API key out of a message
+ * while naming the value.
+ */
+export function quote(value: string): string {
   const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
   return JSON.stringify(maskKeys(shown));
 }

@@ -101,3 +101,14 @@ export const KEY_ERRORS: ErrorCode[] = [
 ];
 
 export const SECURITY: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { BearerAuth: [] }];
+
+/**
+ * The 304 of the item routes, for OpenAPI: answered when If-None-Match names the current ETag
+ * (see respond.ts). It has no body.
+ */
+export const NOT_MODIFIED = {
+  304: Type.Null({
+    description:
+      'Not Modified: `If-None-Match` names the current `ETag` (or, on item detail, `If-Modified-Since` is not older than `Last-Modified`). No body; charged like any other request.',
+  }),
+};

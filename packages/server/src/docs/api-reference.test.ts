@@ -28,6 +28,11 @@ const OPERATIONS: Record<string, string[]> = {
     'status',
     'fields',
     'cursor',
+    'sku',
+    'barcode',
+    'ids',
+    'updatedSince',
+    'includeDeleted',
   ],
   'GET /api/v1/inventory/item': ['itemId', 'organizationId', 'fields'],
 };

@@ -513,3 +513,35 @@ describe('API reference', () => {
     }
   });
 });
+
+describe('compression', () => {
+  test('large resources come in brotli or gzip, each encoding with its own ETag', async () => {
+    const { default: zlib } = await import('node:zlib');
+    const identity = await rawGet(docs.url, '/llms-full.txt', 'GET', {
+      'accept-encoding': 'identity',
+    });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.headers.vary).toMatch(/accept-encoding/i);
+    const br = await rawGet(docs.url, '/llms-full.txt', 'GET', { 'accept-encoding': 'br, gzip' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.bytes).equals(identity.bytes)).toBe(true);
+    expect(br.bytes.length).toBeLessThan(identity.bytes.length / 3);
+    expect(br.headers.etag).toBe(`${identity.headers.etag?.slice(0, -1)}-br"`);
+    const gzip = await rawGet(docs.url, '/llms-full.txt', 'GET', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.bytes).equals(identity.bytes)).toBe(true);
+    // Any encoding's tag revalidates the same content.
+    const again = await rawGet(docs.url, '/llms-full.txt', 'GET', {
+      'accept-encoding': 'gzip',
+      'if-none-match': String(br.headers.etag),
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.etag).toBe(gzip.headers.etag);
+  });
+
+  test('a page negotiated by Accept varies on both headers', async () => {
+    const page = await rawGet(docs.url, '/en/docs/errors', 'GET', { 'accept-encoding': 'gzip' });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(page.headers.vary).toMatch(/^Accept, Accept-Encoding$/);
+  });
+});

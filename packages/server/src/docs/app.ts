@@ -8,6 +8,14 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
+import {
+  type ContentEncoding,
+  chooseEncoding,
+  compress,
+  etagFor,
+  matchesEtag,
+  varyOnEncoding,
+} from '../http/representation.js';
 import { loadPages, type Pages } from './content.js';
 import { isLocale, LOCALES, type Locale } from './i18n.js';
 import { pagePath } from './layout.js';
@@ -45,11 +53,24 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`. */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+/**
+ * The compressed bodies of a resource, made on first request and kept with it (a resource is
+ * rendered once, so each encoding is compressed once, at the highest effort).
+ */
+const encodedBodies = new WeakMap<Resource, Map<ContentEncoding, Promise<Buffer>>>();
+
+function encodedBody(resource: Resource, encoding: 'br' | 'gzip'): Promise<Buffer> {
+  let bodies = encodedBodies.get(resource);
+  if (!bodies) {
+    bodies = new Map();
+    encodedBodies.set(resource, bodies);
+  }
+  let body = bodies.get(encoding);
+  if (!body) {
+    body = compress(resource.body, encoding, 'small');
+    bodies.set(encoding, body);
+  }
+  return body;
 }
 
 /** Headers of every answer, including those Fastify makes before routing (bad URLs). */
@@ -88,15 +109,25 @@ function link(target: string, params: string): string {
   return `<${target}>; ${params}`;
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, resource: Resource): FastifyReply {
-  reply.header('etag', resource.etag);
+/** A resource in the encoding the client prefers, with its own strong ETag (representation.ts). */
+async function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  resource: Resource,
+): Promise<FastifyReply> {
+  const encoding = chooseEncoding(request.headers['accept-encoding'], resource.body.length);
+  reply.header('etag', etagFor(resource.etag, encoding));
+  reply.header('vary', varyOnEncoding(reply.getHeader('vary')));
   reply.header('cache-control', 'public, no-cache');
   reply.header(
     'content-security-policy',
     resource.type.startsWith('text/html') ? HTML_CSP : OTHER_CSP,
   );
   if (matchesEtag(request.headers['if-none-match'], resource.etag)) return reply.code(304).send();
-  return reply.type(resource.type).send(resource.body);
+  reply.type(resource.type);
+  if (encoding === 'identity') return reply.send(resource.body);
+  reply.header('content-encoding', encoding);
+  return reply.send(await encodedBody(resource, encoding));
 }
 
 function pageLinks(

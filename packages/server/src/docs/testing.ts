@@ -89,6 +89,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body as sent (still compressed, if it was). */
+  bytes: Buffer;
 }
 
 /** A request whose path is sent exactly as given (fetch would normalise `..` and `%2e`). */
@@ -103,13 +105,15 @@ export function rawGet(
     const req = httpRequest({ hostname, port, path: rawPath, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      );
+          body: bytes.toString('utf8'),
+          bytes,
+        });
+      });
     });
     req.on('error', reject);
     req.end();

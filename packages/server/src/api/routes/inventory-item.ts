@@ -5,7 +5,8 @@ import type { AccessPolicy } from '../auth.js';
 import { ApiError } from '../errors.js';
 import { parseFields } from '../item-fields.js';
 import { querySchema } from '../params.js';
-import { errorResponses, JSON_TYPE, KEY_ERRORS, SECURITY } from '../schemas.js';
+import { sendJson } from '../respond.js';
+import { errorResponses, KEY_ERRORS, NOT_MODIFIED, SECURITY } from '../schemas.js';
 import { itemJson } from '../serialize.js';
 
 interface ItemQuery {
@@ -30,12 +31,13 @@ export default function inventoryItemRoute(app: FastifyInstance, services: Servi
       schema: {
         summary: 'Get one inventory item',
         description:
-          'One item of the key’s organization by `_id`. Another organization’s item answers 404 like an unknown one. Needs `inventory:view` and the `inventory` feature.',
+          'One item of the key’s organization by `_id`. Another organization’s item answers 404 like an unknown one. Carries a strong `ETag` and `Last-Modified`; `If-None-Match` or `If-Modified-Since` answer 304 when it has not changed. Needs `inventory:view` and the `inventory` feature.',
         tags: ['Inventory'],
         security: SECURITY,
         querystring: querySchema(['organizationId', 'fields'], ['itemId']),
         response: {
           200: Type.Object({ data: Type.Ref('InventoryItem') }),
+          ...NOT_MODIFIED,
           ...errorResponses([
             ...KEY_ERRORS,
             'MISSING_PARAMETER',
@@ -59,9 +61,8 @@ export default function inventoryItemRoute(app: FastifyInstance, services: Servi
         );
       }
       // The item fast path (serialize.ts): the same bytes the response schema describes.
-      return reply
-        .type(JSON_TYPE)
-        .send(`{"data":${itemJson(item, parseFields(request.query.fields))}}`);
+      const body = Buffer.from(`{"data":${itemJson(item, parseFields(request.query.fields))}}`);
+      return sendJson(request, reply, body, { lastModified: item.updatedAt });
     },
   );
 }

@@ -3,22 +3,37 @@ import { Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { foldCase } from '../../store/search.js';
 import type { Item, ItemQuery, ItemStatus } from '../../store/types.js';
+import { isoTime } from '../../time.js';
 import type { AccessPolicy } from '../auth.js';
-import { cursorMatches, decodeCursor, encodeCursor } from '../cursor.js';
+import {
+  type CursorFilters,
+  cursorMatches,
+  decodeCursor,
+  encodeCursor,
+  encodeSyncCursor,
+} from '../cursor.js';
+import { ApiError } from '../errors.js';
 import { Gate } from '../gate.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseFields } from '../item-fields.js';
+import { DEFAULT_PAGE_SIZE, type ItemField, MAX_PAGE_SIZE, parseFields } from '../item-fields.js';
 import { PARAMS, querySchema } from '../params.js';
-import { withCrossCheck } from '../query-validator.js';
-import { errorResponses, JSON_TYPE, KEY_ERRORS, SECURITY } from '../schemas.js';
+import { quote, withCrossCheck } from '../query-validator.js';
+import { sendJson } from '../respond.js';
+import { errorResponses, KEY_ERRORS, NOT_MODIFIED, SECURITY } from '../schemas.js';
 import { itemJson } from '../serialize.js';
+import { encodeSince, MAX_FUTURE_MS, parseSince, type SincePoint } from '../sync.js';
 
-interface ItemsQuery {
+interface ItemsQuery extends Record<string, string | undefined> {
   organizationId?: string;
   limit?: string;
   search?: string;
   status?: ItemStatus;
   fields?: string;
   cursor?: string;
+  sku?: string;
+  barcode?: string;
+  ids?: string;
+  updatedSince?: string;
+  includeDeleted?: 'true' | 'false';
 }
 
 const access: AccessPolicy = {
@@ -29,28 +44,98 @@ const access: AccessPolicy = {
   chargesQuota: true,
 };
 
+/** The filters a cursor is bound to, as the request states them. */
+function cursorFilters(query: Record<string, string | undefined>): CursorFilters {
+  return {
+    status: query.status,
+    search: query.search,
+    sku: query.sku,
+    barcode: query.barcode,
+    ids: query.ids,
+    sync: query.updatedSince !== undefined,
+    includeDeleted: query.includeDeleted === 'true',
+  };
+}
+
+const EXACT_FILTERS = ['sku', 'barcode', 'ids'] as const;
+
+/** Problems that need several parameters at once; each only judges values that passed their own check. */
+function crossCheck(
+  query: Record<string, string | undefined>,
+  usable: (name: string) => boolean,
+): { param: string; message: string } | null {
+  const present = (name: string) => query[name] !== undefined && usable(name);
+  const exact = EXACT_FILTERS.filter(present);
+  if (present('search') && exact.length > 0) {
+    return {
+      param: 'search',
+      message: `search cannot be combined with ${exact.join(' or ')}: an exact filter already names the items; drop one of them.`,
+    };
+  }
+  if (present('updatedSince')) {
+    const other = [...(present('search') ? ['search'] : []), ...exact];
+    if (other.length > 0) {
+      return {
+        param: 'updatedSince',
+        message: `updatedSince cannot be combined with ${other.join(' or ')}: a sync lists every change (status and fields may narrow it); drop ${other.length > 1 ? 'them' : 'it'}.`,
+      };
+    }
+    const since = parseSince(query.updatedSince as string);
+    if (!since) {
+      return {
+        param: 'updatedSince',
+        message: `Invalid updatedSince ${quote(query.updatedSince as string)}: ${PARAMS.updatedSince.invalid}.`,
+      };
+    }
+    if (since.kind === 'instant' && since.at > Date.now() + MAX_FUTURE_MS) {
+      return {
+        param: 'updatedSince',
+        message: `Invalid updatedSince ${quote(query.updatedSince as string)}: it lies in the future; pass the time of your last sync, or the nextSince it returned.`,
+      };
+    }
+  } else if (query.includeDeleted !== undefined && usable('includeDeleted')) {
+    return {
+      param: 'includeDeleted',
+      message:
+        'includeDeleted needs updatedSince: deletions are listed by an incremental sync only; add updatedSince or drop includeDeleted.',
+    };
+  }
+  // A cursor that is repeated or fails its own pattern is already reported.
+  if (query.cursor === undefined || !usable('cursor')) return null;
+  const cursor = decodeCursor(query.cursor);
+  if (!cursor) {
+    return {
+      param: 'cursor',
+      message: `Invalid cursor: ${PARAMS.cursor.invalid}; to start over, omit cursor.`,
+    };
+  }
+  // Which filters a cursor belongs to can only be judged against filters that are valid.
+  const bound = ['status', 'search', 'includeDeleted', 'updatedSince', ...EXACT_FILTERS];
+  if (!bound.every(usable)) return null;
+  if (!cursorMatches(cursor, cursorFilters(query))) {
+    return {
+      param: 'cursor',
+      message: `Invalid cursor: it was made for other filters; ${PARAMS.cursor.invalid}, or omit cursor to start over.`,
+    };
+  }
+  return null;
+}
+
 const querystring = withCrossCheck(
-  querySchema(['organizationId', 'limit', 'search', 'status', 'fields', 'cursor']),
-  (query, usable) => {
-    // A cursor that is repeated or fails its own pattern is already reported.
-    if (query.cursor === undefined || !usable('cursor')) return null;
-    const cursor = decodeCursor(query.cursor);
-    if (!cursor) {
-      return {
-        param: 'cursor',
-        message: `Invalid cursor: ${PARAMS.cursor.invalid}; to start over, omit cursor.`,
-      };
-    }
-    // Which filters a cursor belongs to can only be judged against filters that are valid.
-    if (!usable('status') || !usable('search')) return null;
-    if (!cursorMatches(cursor, { status: query.status, search: query.search })) {
-      return {
-        param: 'cursor',
-        message: `Invalid cursor: it was made for other filters; ${PARAMS.cursor.invalid}, or omit cursor to start over.`,
-      };
-    }
-    return null;
-  },
+  querySchema([
+    'organizationId',
+    'limit',
+    'search',
+    'status',
+    'fields',
+    'cursor',
+    'sku',
+    'barcode',
+    'ids',
+    'updatedSince',
+    'includeDeleted',
+  ]),
+  crossCheck,
 );
 
 async function* oneSlice(items: Promise<Item[]>): AsyncGenerator<Item[]> {
@@ -69,7 +154,7 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
       schema: {
         summary: 'List inventory items',
         description:
-          'Items of the key’s organization in creation order (`_id` ascending), filtered by `search` and `status`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. Needs `inventory:view` and the `inventory` feature.',
+          'Items of the key’s organization in creation order (`_id` ascending), filtered by `search`, `status` or the exact `sku`, `barcode` and `ids`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. With `updatedSince`, an incremental sync instead: the items changed since then in change order, deletions too with `includeDeleted=true`, and `nextSince` to continue from next time. Every page carries a strong `ETag` (one per content encoding; `If-None-Match` answers 304) and is compressed with brotli or gzip when `Accept-Encoding` allows. Needs `inventory:view` and the `inventory` feature.',
         tags: ['Inventory'],
         security: SECURITY,
         querystring,
@@ -82,12 +167,32 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
               description:
                 'Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null.',
             }),
+            nextSince: Type.Optional(
+              Type.String({
+                description:
+                  'Only with `updatedSince`: where this sync ended. Keep it and pass it as `updatedSince` next time to get only what changed since (on the last page it covers every change so far; on a full page, the changes up to its last one).',
+              }),
+            ),
+            deleted: Type.Optional(
+              Type.Array(
+                Type.Object({
+                  _id: Type.String({ pattern: '^[0-9a-f]{24}$' }),
+                  deletedAt: Type.String({ format: 'date-time' }),
+                }),
+                {
+                  description:
+                    'Only with `updatedSince` and `includeDeleted=true`: items deleted since then, in change order. They count toward `limit` but not toward `count`.',
+                },
+              ),
+            ),
           }),
+          ...NOT_MODIFIED,
           ...errorResponses([
             ...KEY_ERRORS,
             'ORGANIZATION_NOT_FOUND',
             'FEATURE_DISABLED',
             'INSUFFICIENT_PERMISSIONS',
+            'SYNC_EXPIRED',
           ]),
         },
       },
@@ -100,61 +205,132 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
         query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit),
         MAX_PAGE_SIZE,
       );
-      const build = async (): Promise<Buffer> => {
-        const afterId =
-          query.cursor === undefined ? undefined : decodeCursor(query.cursor)?.afterId;
-        // A store that bounds the work of a search page may stop early; it then says where.
-        let resumeAfter: string | undefined;
-        const itemQuery: ItemQuery = {
-          // One extra row tells whether another page follows without a count query.
-          limit: limit + 1,
-          ...(afterId === undefined ? {} : { afterId }),
-          ...(query.status === undefined ? {} : { status: query.status }),
-          ...(query.search === undefined ? {} : { search: foldCase(query.search) }),
-          onPartialPage: (id) => {
-            resumeAfter = id;
-          },
-        };
-        const store = services.store;
-        const slices =
-          store.listItemSlices?.(organization.id, itemQuery) ??
-          oneSlice(store.listItems(organization.id, itemQuery));
-        const fields = parseFields(query.fields);
-        // The item fast path (serialize.ts): the same bytes the response schema describes.
-        // Each slice becomes bytes at once, so only buffers (outside the JavaScript heap) live
-        // while the next slice is read: large pages leave little for the collector to copy.
-        const chunks: Buffer[] = [Buffer.from('{"data":[')];
-        let count = 0;
-        let lastId: string | undefined;
-        let more = false;
-        for await (const slice of slices) {
-          let text = '';
-          for (const item of slice) {
-            if (count === limit) {
-              more = true;
-              break;
-            }
-            text += count > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields);
-            count++;
-            lastId = item.id;
-          }
-          if (text !== '') chunks.push(Buffer.from(text));
-          if (more) break;
-        }
-        const filters = { status: query.status, search: query.search };
-        let next: string | null = null;
-        if (more && lastId !== undefined) next = encodeCursor(lastId, filters);
-        else if (resumeAfter !== undefined) next = encodeCursor(resumeAfter, filters);
-        chunks.push(
-          Buffer.from(
-            `],"organizationId":"${organization.id}","count":${count},"nextCursor":${next === null ? 'null' : `"${next}"`}}`,
-          ),
-        );
-        return Buffer.concat(chunks);
-      };
+      const fields = parseFields(query.fields);
+      const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
+      const filters = cursorFilters(query);
+      const build =
+        query.updatedSince === undefined
+          ? () => buildPage(services, organization.id, query, limit, fields, cursor, filters)
+          : () => buildSyncPage(services, organization.id, query, limit, fields, cursor, filters);
       // Large pages are built a few at a time (see gate.ts); the default page size is not held.
       const page = limit > DEFAULT_PAGE_SIZE ? await largePages.run(build) : await build();
-      return reply.type(JSON_TYPE).send(page);
+      return sendJson(request, reply, page);
     },
   );
+}
+
+type Cursor = ReturnType<typeof decodeCursor>;
+
+function envelopeEnd(organizationId: string, count: number, next: string | null): string {
+  return `],"organizationId":"${organizationId}","count":${count},"nextCursor":${next === null ? 'null' : `"${next}"`}`;
+}
+
+/** A page in `_id` order: every filter but updatedSince. */
+async function buildPage(
+  services: Services,
+  organizationId: string,
+  query: ItemsQuery,
+  limit: number,
+  fields: ItemField[] | undefined,
+  cursor: Cursor,
+  filters: CursorFilters,
+): Promise<Buffer> {
+  // A store that bounds the work of a search page may stop early; it then says where.
+  let resumeAfter: string | undefined;
+  const itemQuery: ItemQuery = {
+    // One extra row tells whether another page follows without a count query.
+    limit: limit + 1,
+    ...(cursor?.afterId === undefined ? {} : { afterId: cursor.afterId }),
+    ...(query.status === undefined ? {} : { status: query.status }),
+    ...(query.search === undefined ? {} : { search: foldCase(query.search) }),
+    ...(query.sku === undefined ? {} : { sku: query.sku }),
+    ...(query.barcode === undefined ? {} : { barcode: query.barcode }),
+    ...(query.ids === undefined ? {} : { ids: [...new Set(query.ids.split(','))] }),
+    onPartialPage: (id) => {
+      resumeAfter = id;
+    },
+  };
+  const store = services.store;
+  const slices =
+    store.listItemSlices?.(organizationId, itemQuery) ??
+    oneSlice(store.listItems(organizationId, itemQuery));
+  // The item fast path (serialize.ts): the same bytes the response schema describes.
+  // Each slice becomes bytes at once, so only buffers (outside the JavaScript heap) live
+  // while the next slice is read: large pages leave little for the collector to copy.
+  const chunks: Buffer[] = [Buffer.from('{"data":[')];
+  let count = 0;
+  let lastId: string | undefined;
+  let more = false;
+  for await (const slice of slices) {
+    let text = '';
+    for (const item of slice) {
+      if (count === limit) {
+        more = true;
+        break;
+      }
+      text += count > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields);
+      count++;
+      lastId = item.id;
+    }
+    if (text !== '') chunks.push(Buffer.from(text));
+    if (more) break;
+  }
+  let next: string | null = null;
+  if (more && lastId !== undefined) next = encodeCursor(lastId, filters);
+  else if (resumeAfter !== undefined) next = encodeCursor(resumeAfter, filters);
+  chunks.push(Buffer.from(`${envelopeEnd(organizationId, count, next)}}`));
+  return Buffer.concat(chunks);
+}
+
+/** A page of an incremental sync: changes in change order, deletions too if asked. */
+async function buildSyncPage(
+  services: Services,
+  organizationId: string,
+  query: ItemsQuery,
+  limit: number,
+  fields: ItemField[] | undefined,
+  cursor: Cursor,
+  filters: CursorFilters,
+): Promise<Buffer> {
+  // Validated by the cross-check of the querystring.
+  const since = parseSince(query.updatedSince as string) as SincePoint;
+  const includeDeleted = query.includeDeleted === 'true';
+  const now = Date.now();
+  if (includeDeleted && since.at < now - services.config.syncRetentionMs) {
+    throw new ApiError(
+      'SYNC_EXPIRED',
+      `This sync point (${isoTime(since.at)}) is older than the ${retentionText(services.config.syncRetentionMs)} for which deleted items are remembered, so deletions since then may be missing. Do a full resync: read every item without updatedSince (or with updatedSince=1970-01-01 and without includeDeleted), then continue from its nextSince.`,
+      { param: 'updatedSince' },
+    );
+  }
+  const page = await services.store.listChanges(organizationId, {
+    afterSeq: cursor?.afterSeq ?? since.afterSeq,
+    limit,
+    ...(query.status === undefined ? {} : { status: query.status }),
+    includeDeleted,
+  });
+  let text = '{"data":[';
+  page.items.forEach((item, i) => {
+    text += i > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields);
+  });
+  const next = page.more ? encodeSyncCursor(page.throughSeq, filters) : null;
+  // A caught-up page covers every change until now; a full one only up to its last change, so
+  // its token is dated by that change: a deletion it still has to report may be that old.
+  const coveredUntil = page.more ? Math.min(now, Math.floor(page.throughSeq / 1000)) : now;
+  text += `${envelopeEnd(organizationId, page.items.length, next)},"nextSince":"${encodeSince(page.throughSeq, coveredUntil)}"`;
+  if (includeDeleted) {
+    const deleted = page.deleted.map(
+      (tombstone) => `{"_id":"${tombstone.id}","deletedAt":"${isoTime(tombstone.deletedAt)}"}`,
+    );
+    text += `,"deleted":[${deleted.join(',')}]`;
+  }
+  return Buffer.from(`${text}}`);
+}
+
+function retentionText(ms: number): string {
+  const days = ms / 86_400_000;
+  if (Number.isInteger(days)) return `${days} day${days === 1 ? '' : 's'}`;
+  const hours = ms / 3_600_000;
+  if (Number.isInteger(hours)) return `${hours} hour${hours === 1 ? '' : 's'}`;
+  return `${Math.round(ms / 60_000)} minutes`;
 }

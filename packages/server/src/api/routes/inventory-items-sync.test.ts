@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../testing/harness.js';
+import { expectApiError } from '../../testing/security-suite.js';
+import { parseSince } from '../sync.js';
+
+const ITEMS = '/api/v1/inventory/items';
+
+interface SyncPage {
+  data: Array<{ _id: string; sku: string; quantity: number; status: string }>;
+  count: number;
+  nextCursor: string | null;
+  nextSince: string;
+  deleted?: Array<{ _id: string; deletedAt: string }>;
+}
+
+describe('incremental sync: updatedSince, nextSince, includeDeleted', () => {
+  let server: TestServer;
+  let key: string;
+  let orgId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const org = await server.createOrganization();
+    orgId = org.id;
+    key = (await server.createKey({ organizationId: orgId, rateLimit: null })).key;
+  });
+  afterAll(() => server.close());
+
+  const get = (query: string) => server.request(`${ITEMS}${query}`, { key });
+  const sync = async (query: string): Promise<SyncPage> => {
+    const response = await get(query);
+    expect(response.status, response.text).toBe(200);
+    return response.body as SyncPage;
+  };
+  /** Follows nextCursor to the end, as a client does; returns every page. */
+  const syncAll = async (query: string): Promise<SyncPage[]> => {
+    const pages = [await sync(query)];
+    for (let page = pages[0]; page?.nextCursor; ) {
+      page = await sync(`${query}&cursor=${page.nextCursor}`);
+      pages.push(page);
+    }
+    return pages;
+  };
+
+  it('lists changes in change order and continues from nextSince with only what changed', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    await server.createItems(orgId, [
+      { name: 'Alpha', sku: 'S-A', quantity: 1 },
+      { name: 'Beta', sku: 'S-B', quantity: 1 },
+      { name: 'Gamma', sku: 'S-C', quantity: 1 },
+    ]);
+    const first = await sync(`?updatedSince=${since}`);
+    expect(first.data.map((item) => item.sku)).toEqual(['S-A', 'S-B', 'S-C']);
+    expect(first.count).toBe(3);
+    expect(first.nextCursor).toBeNull();
+    expect(first.nextSince).toMatch(/^s[A-Za-z0-9_-]+$/);
+    expect(first).not.toHaveProperty('deleted');
+
+    // An update moves the item to the end of the change order; an unchanged write does not.
+    await server.createItems(orgId, [
+      { sku: 'S-A', quantity: 2 },
+      { sku: 'S-B', quantity: 1 },
+    ]);
+    const second = await sync(`?updatedSince=${first.nextSince}`);
+    expect(second.data.map((item) => [item.sku, item.quantity])).toEqual([['S-A', 2]]);
+
+    const third = await sync(`?updatedSince=${second.nextSince}`);
+    expect(third.data).toEqual([]);
+    expect(third.nextCursor).toBeNull();
+  });
+
+  it('pages a long sync with nextCursor, every change exactly once, within `limit`', async () => {
+    const start = (await sync('?updatedSince=2026-01-01&limit=1000')).nextSince;
+    await server.createItems(
+      orgId,
+      Array.from({ length: 7 }, (_, i) => ({ name: `Paged ${i}`, sku: `P-${i}` })),
+    );
+    const pages = await syncAll(`?updatedSince=${start}&limit=3`);
+    expect(pages.map((page) => page.count)).toEqual([3, 3, 1]);
+    expect(pages.flatMap((page) => page.data.map((item) => item.sku))).toEqual(
+      Array.from({ length: 7 }, (_, i) => `P-${i}`),
+    );
+    // The last page's nextSince covers everything; the next sync starts empty.
+    const after = await sync(`?updatedSince=${pages.at(-1)?.nextSince}`);
+    expect(after.data).toEqual([]);
+    // A full page's token is dated by its last change (deletions after it may be that old, so
+    // the retention check must count from there); the last page's by the time of the request.
+    const full = parseSince(pages[0]?.nextSince as string);
+    expect(full?.at).toBe(Math.floor((full?.afterSeq ?? 0) / 1000));
+    const requestedAt = Date.now();
+    const last = parseSince((await sync(`?updatedSince=${start}&limit=1000`)).nextSince);
+    expect(last?.at).toBeGreaterThanOrEqual(requestedAt);
+    // A full page's nextSince, used as updatedSince, also continues right after it.
+    const fromMiddle = await sync(`?updatedSince=${pages[0]?.nextSince}&limit=1000`);
+    expect(fromMiddle.data.map((item) => item.sku)).toEqual(['P-3', 'P-4', 'P-5', 'P-6']);
+  });
+
+  it('lists deletions as tombstones with includeDeleted=true, and only then', async () => {
+    const start = (await sync('?updatedSince=2026-01-01&limit=1000')).nextSince;
+    await server.createItems(orgId, [{ name: 'Doomed', sku: 'DOOMED' }]);
+    const created = await sync(`?updatedSince=${start}`);
+    const doomedId = created.data.find((item) => item.sku === 'DOOMED')?._id;
+    expect(doomedId).toBeDefined();
+    expect(await server.store.deleteItem(orgId, { sku: 'DOOMED' })).toBe(true);
+
+    const withDeleted = await sync(`?updatedSince=${start}&includeDeleted=true`);
+    // The item is gone: only its tombstone says so.
+    expect(withDeleted.data.map((item) => item.sku)).not.toContain('DOOMED');
+    expect(withDeleted.deleted).toHaveLength(1);
+    expect(withDeleted.deleted?.[0]?._id).toBe(doomedId);
+    expect(withDeleted.deleted?.[0]?.deletedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(withDeleted.count).toBe(withDeleted.data.length);
+
+    const without = await sync(`?updatedSince=${start}`);
+    expect(without).not.toHaveProperty('deleted');
+    const later = await sync(`?updatedSince=${withDeleted.nextSince}&includeDeleted=true`);
+    expect(later.deleted).toEqual([]);
+  });
+
+  it('narrows a sync by status and fields', async () => {
+    const start = (await sync('?updatedSince=2026-01-01&limit=1000')).nextSince;
+    await server.createItems(orgId, [
+      { name: 'Active one', sku: 'ST-1', status: 'Active' },
+      { name: 'Draft one', sku: 'ST-2', status: 'Draft' },
+    ]);
+    const page = await sync(`?updatedSince=${start}&status=Active&fields=_id,sku`);
+    expect(page.data).toEqual([{ _id: expect.any(String), sku: 'ST-1' }]);
+    // The Draft change was skipped by the filter, not left for later.
+    const after = await sync(`?updatedSince=${page.nextSince}`);
+    expect(after.data).toEqual([]);
+  });
+
+  it('reads instants with a zone offset, also when the query string turned "+" into a space', async () => {
+    const hourAgo = Date.now() - 3_600_000;
+    const local = new Date(hourAgo + 3_600_000).toISOString().slice(0, 19);
+    const encoded = await get(`?updatedSince=${local}%2B01:00`);
+    const spaced = await get(`?updatedSince=${local}+01:00`);
+    expect(encoded.status).toBe(200);
+    expect(spaced.status).toBe(200);
+    expect(spaced.body.data).toEqual(encoded.body.data);
+  });
+
+  it('keeps organizations apart: another organization’s changes never appear', async () => {
+    const other = await server.createOrganization();
+    await server.createItems(other.id, [{ name: 'Secret', sku: 'SECRET' }]);
+    await server.store.deleteItem(other.id, { sku: 'SECRET' });
+    const page = await sync('?updatedSince=2026-01-01&includeDeleted=false&limit=1000');
+    expect(page.data.map((item) => item.sku)).not.toContain('SECRET');
+    const ownDeleted = await sync(
+      `?updatedSince=${new Date(Date.now() - 60_000).toISOString()}&includeDeleted=true`,
+    );
+    const otherIds = (await server.store.listItems(other.id, { limit: 10 })).map((i) => i.id);
+    expect(ownDeleted.deleted?.some((t) => otherIds.includes(t._id))).toBe(false);
+    expect(ownDeleted.data.every((item) => item.sku !== 'SECRET')).toBe(true);
+  });
+
+  it('answers 410 SYNC_EXPIRED for deletions older than the retention period', async () => {
+    const response = await get('?updatedSince=2020-01-01T00:00:00Z&includeDeleted=true');
+    expectApiError(response, 410, 'SYNC_EXPIRED');
+    expect(response.body.error.param).toBe('updatedSince');
+    expect(response.body.error.message).toMatch(/30 days/);
+    expect(response.body.error.message).toMatch(/full resync/i);
+    // Without deletions nothing can be missing: an old instant is a full read in change order.
+    expect((await get('?updatedSince=2020-01-01T00:00:00Z')).status).toBe(200);
+  });
+
+  it('refuses what a sync cannot mean, naming the parameter', async () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ['?updatedSince=2026-02-30', 'updatedSince', /ISO 8601/],
+      ['?updatedSince=2026-11-24T08:00:00', 'updatedSince', /time zone/],
+      ['?updatedSince=yesterday', 'updatedSince', /ISO 8601/],
+      ['?updatedSince=sAAAA', 'updatedSince', /nextSince/],
+      [`?updatedSince=${new Date(Date.now() + 3_600_000).toISOString()}`, 'updatedSince', /future/],
+      ['?updatedSince=2026-01-01&search=abc', 'updatedSince', /search/],
+      ['?updatedSince=2026-01-01&sku=S-A', 'updatedSince', /sku/],
+      ['?includeDeleted=true', 'includeDeleted', /needs updatedSince/],
+      ['?updatedSince=2026-01-01&includeDeleted=yes', 'includeDeleted', /true or false/],
+    ];
+    for (const [query, param, message] of cases) {
+      const response = await get(query);
+      expectApiError(response, 400, 'INVALID_PARAMETER');
+      expect(response.body.error.param, query).toBe(param);
+      expect(response.body.error.message, query).toMatch(message);
+    }
+  });
+
+  it('binds cursors to their kind of walk', async () => {
+    await server.createItems(
+      orgId,
+      Array.from({ length: 3 }, (_, i) => ({ name: `Bound ${i}`, sku: `B-${i}` })),
+    );
+    const keyset = await get('?limit=1');
+    const syncPage = await sync('?updatedSince=2026-01-01&limit=1');
+    expect(syncPage.nextCursor).not.toBeNull();
+    const keysetInSync = await get(
+      `?updatedSince=2026-01-01&limit=1&cursor=${keyset.body.nextCursor}`,
+    );
+    expectApiError(keysetInSync, 400, 'INVALID_PARAMETER');
+    expect(keysetInSync.body.error.param).toBe('cursor');
+    const syncInKeyset = await get(`?limit=1&cursor=${syncPage.nextCursor}`);
+    expectApiError(syncInKeyset, 400, 'INVALID_PARAMETER');
+    const otherFilter = await get(
+      `?updatedSince=2026-01-01&limit=1&includeDeleted=true&cursor=${syncPage.nextCursor}`,
+    );
+    expectApiError(otherFilter, 400, 'INVALID_PARAMETER');
+  });
+});

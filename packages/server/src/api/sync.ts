@@ -1,0 +1,89 @@
+/**
+ * Incremental sync (`updatedSince`): where a sync starts and the `nextSince` token that says
+ * where the next one continues. Positions are change sequence numbers of the organization's
+ * change feed (store/types.ts, ChangeQuery): a hybrid logical clock whose value divided by
+ * 1000 is never earlier than the wall-clock millisecond of the change, so an instant maps to a
+ * position by arithmetic alone.
+ */
+
+/** How far in the future an instant may lie (client clocks drift); past it, a 400. */
+export const MAX_FUTURE_MS = 5 * 60_000;
+
+/**
+ * A parsed `updatedSince`: the position after which changes are read, and the time the point
+ * stands for when judging whether deletions since then are still kept (the instant itself, or
+ * when the token was issued).
+ */
+export interface SincePoint {
+  kind: 'instant' | 'token';
+  afterSeq: number;
+  at: number;
+}
+
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(?:([Zz])|([+ -])(\d{2}):?(\d{2})))?$/;
+
+/** Epoch ms of an ISO 8601 instant with a zone, or of a date (midnight UTC); null if invalid. */
+export function parseInstant(value: string): number | null {
+  const match = INSTANT.exec(value);
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s, fraction, , sign, oh, om] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h ?? 0);
+  const minute = Number(mi ?? 0);
+  const second = Number(s ?? 0);
+  const offsetMinutes = sign === undefined ? 0 : Number(oh) * 60 + Number(om);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  if (Number(om ?? 0) > 59 || offsetMinutes > 18 * 60) return null;
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
+  // Date.UTC rolls 31 February over into March: a day the month does not have is refused.
+  if (new Date(utc).getUTCDate() !== day) return null;
+  const millis = fraction === undefined ? 0 : Math.trunc(Number(`0${fraction}`) * 1000);
+  // A space where the offset sign belongs is a "+" that the query string decoded as a space.
+  const direction = sign === '-' ? -1 : 1;
+  return utc + millis - direction * offsetMinutes * 60_000;
+}
+
+/** The position just after every change made at or before `ms`. */
+export function seqAfterInstant(ms: number): number {
+  return ms * 1000 + 999;
+}
+
+/**
+ * The token of a position, stamped with when it was issued: a deletion after the position was
+ * committed after that moment, so its tombstone is kept as long as the token is younger than
+ * the retention period.
+ */
+export function encodeSince(seq: number, issuedAt: number): string {
+  // "s" keeps a token from ever starting with a digit, so it cannot be read as an instant.
+  return `s${Buffer.from(JSON.stringify({ v: 1, s: seq, t: issuedAt })).toString('base64url')}`;
+}
+
+function decodeSince(token: string): { seq: number; issuedAt: number } | null {
+  if (!token.startsWith('s')) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(token.slice(1), 'base64url').toString('utf8')) as unknown;
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    const { v, s, t } = parsed as Record<string, unknown>;
+    const valid = (n: unknown): n is number =>
+      typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+    if (v !== 1 || !valid(s) || !valid(t)) return null;
+    return { seq: s, issuedAt: t };
+  } catch {
+    return null;
+  }
+}
+
+/** Reads a validated-by-pattern `updatedSince`; null when it is not a real instant or token. */
+export function parseSince(value: string): SincePoint | null {
+  if (/^\d/.test(value)) {
+    const ms = parseInstant(value);
+    if (ms === null) return null;
+    return { kind: 'instant', afterSeq: seqAfterInstant(Math.max(0, ms)), at: ms };
+  }
+  const token = decodeSince(value);
+  if (token === null) return null;
+  return { kind: 'token', afterSeq: token.seq, at: token.issuedAt };
+}

@@ -1,0 +1,89 @@
+import { hash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import Negotiator from 'negotiator';
+
+/**
+ * Conditional requests and compression, shared by the API and the docs host.
+ *
+ * Written here rather than taken from @fastify/compress because the two must agree: a strong
+ * ETag names exact bytes, so each encoding of a body has its own tag (`"h"`, `"h-br"`,
+ * `"h-gzip"`, RFC 9110 8.8.3), and `If-None-Match` is judged against the body before it is
+ * encoded (so a 304 costs no compression). The plugin compresses in a later hook and leaves the
+ * tag alone. Compression runs on libuv's thread pool (zlib's async API), never on the event loop.
+ */
+
+/** Bodies smaller than this are sent as they are: compressing them saves less than it costs. */
+export const COMPRESSION_THRESHOLD = 1024;
+
+export type ContentEncoding = 'br' | 'gzip' | 'identity';
+
+/** Preferred first when the client accepts both equally. */
+const ENCODINGS: ContentEncoding[] = ['br', 'gzip', 'identity'];
+const SUFFIX = /-(br|gzip)"$/;
+
+/** The strong validator of exact bytes, in the identity encoding. */
+export function strongEtag(body: Buffer | string): string {
+  return `"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
+}
+
+/** The tag of `body` sent in `encoding`, from the identity tag. */
+export function etagFor(identityTag: string, encoding: ContentEncoding): string {
+  return encoding === 'identity' ? identityTag : `${identityTag.slice(0, -1)}-${encoding}"`;
+}
+
+/**
+ * If-None-Match, with the weak comparison RFC 9110 13.1.2 asks for (`W/"x"` matches `"x"`).
+ * A tag of another encoding of the same body matches too: the client holds the same content.
+ */
+export function matchesEtag(header: string | undefined, identityTag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((raw) => {
+    const tag = raw.trim().replace(/^W\//, '');
+    return tag === identityTag || tag.replace(SUFFIX, '"') === identityTag;
+  });
+}
+
+/** The encoding to send a body of `size` bytes in, as Accept-Encoding allows. */
+export function chooseEncoding(acceptEncoding: string | undefined, size: number): ContentEncoding {
+  if (size < COMPRESSION_THRESHOLD || !acceptEncoding) return 'identity';
+  // The `preferred` option (negotiator ≥ 1, missing from its type declarations) breaks ties of
+  // equal q-values in our order rather than the client's.
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } });
+  const encodings = negotiator.encodings as (
+    available: readonly string[],
+    options: { preferred: readonly string[] },
+  ) => string[];
+  const chosen = encodings.call(negotiator, ENCODINGS, { preferred: ENCODINGS })[0];
+  return (chosen as ContentEncoding | undefined) ?? 'identity';
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * `fast` for bodies made per request (brotli 4 and gzip 6: most of the saving for a small
+ * share of the time), `small` for bodies made once and served many times (the docs).
+ */
+export function compress(
+  body: Buffer,
+  encoding: Exclude<ContentEncoding, 'identity'>,
+  effort: 'fast' | 'small',
+): Promise<Buffer> {
+  if (encoding === 'gzip') return gzip(body, { level: effort === 'fast' ? 6 : 9 });
+  return brotli(body, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: effort === 'fast' ? 4 : 11,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    },
+  });
+}
+
+/** Adds Accept-Encoding to a Vary header that may already name other request headers. */
+export function varyOnEncoding(current: unknown): string {
+  const value = typeof current === 'string' ? current : '';
+  if (/(^|,)\s*accept-encoding\s*(,|$)/i.test(value)) return value;
+  return value === '' ? 'Accept-Encoding' : `${value}, Accept-Encoding`;
+}
