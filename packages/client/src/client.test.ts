@@ -8,8 +8,10 @@ import {
   RateLimitError,
   ServerError,
   StockroomError,
+  SyncExpiredError,
   TimeoutError,
 } from './errors.js';
+import { NOT_MODIFIED } from './response.js';
 import {
   deadUrl,
   envelope,
@@ -72,6 +74,32 @@ describe('requests', () => {
       status: 'Active',
       fields: '_id,name',
       cursor: 'c1',
+    });
+  });
+
+  it('sends the exact filters and the sync parameters the API names', async () => {
+    const server = await peer((_req, res) => json(res, 200, PAGE));
+    const { inventory } = client(server.url);
+    await inventory.list({
+      sku: 'DRL-1',
+      barcode: '4006381333931',
+      ids: ['6740a1f2c3d4e5f6a7b8c9d0', '6740a1f2c3d4e5f6a7b8c9d1'],
+    });
+    await inventory.list({
+      updatedSince: new Date(Date.UTC(2026, 10, 24, 8)),
+      includeDeleted: false,
+      status: 'Active',
+    });
+    const [exact, sync] = server.requests.map((r) => new URL(r.url, server.url).searchParams);
+    expect(Object.fromEntries(exact ?? [])).toEqual({
+      sku: 'DRL-1',
+      barcode: '4006381333931',
+      ids: '6740a1f2c3d4e5f6a7b8c9d0,6740a1f2c3d4e5f6a7b8c9d1',
+    });
+    expect(Object.fromEntries(sync ?? [])).toEqual({
+      status: 'Active',
+      updatedSince: '2026-11-24T08:00:00.000Z',
+      includeDeleted: 'false',
     });
   });
 
@@ -212,6 +240,77 @@ describe('results', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('sends If-None-Match only when asked, and takes a 304 for NOT_MODIFIED only then', async () => {
+    const server = await peer((req, res) => {
+      if (req.headers['if-none-match'] === '"v1"') {
+        res.writeHead(304, { etag: '"v1"', 'x-request-id': 'req-304' });
+        res.end();
+      } else json(res, 200, PAGE, { etag: '"v1"' });
+    });
+    const { inventory } = client(server.url);
+    const fresh = await inventory.list().withResponse();
+    expect(fresh.response).toMatchObject({ etag: '"v1"', notModified: false });
+    const cached = await inventory.list({}, { ifNoneMatch: '"v1"' }).withResponse();
+    expect(cached.data).toBe(NOT_MODIFIED);
+    expect(cached.response).toMatchObject({
+      status: 304,
+      etag: '"v1"',
+      notModified: true,
+      requestId: 'req-304',
+      attempts: 1,
+    });
+    expect(await inventory.get('x', {}, { ifNoneMatch: '"v1"' })).toBe(NOT_MODIFIED);
+    expect(server.requests.map((r) => r.headers['if-none-match'])).toEqual([
+      undefined,
+      '"v1"',
+      '"v1"',
+    ]);
+  });
+
+  it('treats a 304 nobody asked for as an error, not as a result', async () => {
+    const server = await peer((_req, res) => {
+      res.writeHead(304);
+      res.end();
+    });
+    const error = await client(server.url)
+      .inventory.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StockroomError);
+    expect(error).toMatchObject({ code: 'HTTP_ERROR', status: 304 });
+  });
+
+  it('sync() refuses an answer without nextSince: a server that does not sync', async () => {
+    const server = await peer((_req, res) => json(res, 200, PAGE));
+    const error = await client(server.url)
+      .inventory.sync({ since: new Date(0) })
+      .next()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StockroomError);
+    expect(error).toMatchObject({ code: 'INVALID_RESPONSE', status: 200 });
+  });
+
+  it('sync() stops at once when the signal is aborted between pages', async () => {
+    const server = await peer((_req, res, n) =>
+      json(res, 200, { ...PAGE, nextCursor: `c${n + 1}`, nextSince: `s${n}` }),
+    );
+    const controller = new AbortController();
+    const reason = new Error('enough');
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const page of client(server.url).inventory.sync(
+        { since: 's0' },
+        { signal: controller.signal },
+      )) {
+        seen.push(page.nextSince);
+        expect(page.deleted).toEqual([]);
+        if (seen.length === 2) controller.abort(reason);
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBe(reason);
+    expect(seen).toEqual(['s0', 's1']);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('rejects 4xx errors with catch() and finally() as a promise does', async () => {
     const server = await peer((_req, res) => json(res, 404, envelope('ITEM_NOT_FOUND', 404)));
     let settled = false;
@@ -285,12 +384,14 @@ describe('retries', () => {
     ['ORGANIZATION_FORBIDDEN', 403],
     ['INVALID_PARAMETER', 400],
     ['ITEM_NOT_FOUND', 404],
+    ['SYNC_EXPIRED', 410],
   ])('never retries %s', async (code, status) => {
     const server = await peer((_req, res) => json(res, status, envelope(code, status)));
     const error = await client(server.url, { maxRetries: 5 })
       .inventory.list()
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code, status });
+    if (code === 'SYNC_EXPIRED') expect(error).toBeInstanceOf(SyncExpiredError);
     expect(server.requests).toHaveLength(1);
   });
 

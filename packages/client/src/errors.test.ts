@@ -9,6 +9,7 @@ import {
   RateLimitError,
   ServerError,
   StockroomError,
+  SyncExpiredError,
 } from './errors.js';
 import type { ErrorCode } from './types.js';
 
@@ -36,6 +37,7 @@ const EXPECTED: Record<ErrorCode, [number, ErrorClass]> = {
   ITEM_NOT_FOUND: [404, NotFoundError],
   ROUTE_NOT_FOUND: [404, NotFoundError],
   METHOD_NOT_ALLOWED: [405, InvalidRequestError],
+  SYNC_EXPIRED: [410, SyncExpiredError],
   INTERNAL_ERROR: [500, ServerError],
   SERVICE_UNAVAILABLE: [503, ServerError],
 };
@@ -96,6 +98,26 @@ describe('errorFromResponse', () => {
     });
     expect(error.param).toBe('limit');
     expect(error.headers).toBe(headers);
+  });
+
+  it('gives SyncExpiredError only to the SYNC_EXPIRED code, not to any 410', () => {
+    const expired = errorFromResponse({
+      status: 410,
+      headers: new Headers(),
+      body: envelope('SYNC_EXPIRED', 410, { param: 'updatedSince' }),
+      retryAfter: null,
+    });
+    expect(expired).toBeInstanceOf(SyncExpiredError);
+    expect(expired).toMatchObject({ name: 'SyncExpiredError', param: 'updatedSince' });
+    // A proxy's 410 Gone says nothing about sync points.
+    const gone = errorFromResponse({
+      status: 410,
+      headers: new Headers(),
+      body: undefined,
+      retryAfter: null,
+    });
+    expect(gone).not.toBeInstanceOf(SyncExpiredError);
+    expect(gone).toMatchObject({ name: 'StockroomError', code: 'HTTP_ERROR', status: 410 });
   });
 
   it('falls back on the status for codes newer than this client', () => {

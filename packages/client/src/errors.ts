@@ -99,6 +99,16 @@ export class RateLimitError extends StockroomError {
   }
 }
 
+/**
+ * An incremental sync with `includeDeleted` started from a point older than the period for
+ * which the server remembers deleted items (`SYNC_EXPIRED`, 410): deletions since then may be
+ * missing. Start over with a full sync (`since: new Date(0)`, without `includeDeleted`) and
+ * continue from its `nextSince`. Not retried.
+ */
+export class SyncExpiredError extends StockroomError {
+  override readonly name: string = 'SyncExpiredError';
+}
+
 /** The server failed (500) or is temporarily unavailable (503). Retried automatically. */
 export class ServerError extends StockroomError {
   override readonly name: string = 'ServerError';
@@ -134,6 +144,7 @@ const INVALID_REQUEST_CODES = new Set([
   'UNKNOWN_PARAMETER',
   'METHOD_NOT_ALLOWED',
 ]);
+const SYNC_EXPIRED_CODES = new Set(['SYNC_EXPIRED']);
 const SERVER_CODES = new Set(['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
 
 type ErrorClass = new (init: StockroomErrorInit) => StockroomError;
@@ -143,6 +154,7 @@ function classByCode(code: string): ErrorClass | undefined {
   if (PERMISSION_CODES.has(code)) return PermissionError;
   if (NOT_FOUND_CODES.has(code)) return NotFoundError;
   if (INVALID_REQUEST_CODES.has(code)) return InvalidRequestError;
+  if (SYNC_EXPIRED_CODES.has(code)) return SyncExpiredError;
   if (SERVER_CODES.has(code)) return ServerError;
   return undefined;
 }

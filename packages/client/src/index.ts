@@ -10,14 +10,22 @@ export {
   RateLimitError,
   ServerError,
   StockroomError,
+  SyncExpiredError,
   TimeoutError,
 } from './errors.js';
 export type { InventoryResource } from './resources/inventory.js';
 export type { OrganizationResource } from './resources/organization.js';
-export type { RateLimitInfo, ResponseInfo } from './response.js';
+export {
+  NOT_MODIFIED,
+  type NotModified,
+  type RateLimitInfo,
+  type ResponseInfo,
+} from './response.js';
 export type { FetchLike } from './transport.js';
 export type {
   ApiKeyInfo,
+  ConditionalRequestOptions,
+  DeletedItem,
   ErrorCode,
   GetItemParams,
   HealthReport,
@@ -31,4 +39,6 @@ export type {
   OrganizationParams,
   RequestOptions,
   SelectedItem,
+  SyncPage,
+  SyncParams,
 } from './types.js';

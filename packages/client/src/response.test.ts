@@ -24,6 +24,18 @@ describe('response metadata', () => {
     ).toBeNull();
   });
 
+  it('reads the etag, and marks a 304 as not modified', () => {
+    expect(responseInfo(200, new Headers({ etag: '"abc-br"' }), 1)).toMatchObject({
+      etag: '"abc-br"',
+      notModified: false,
+    });
+    expect(responseInfo(304, new Headers({ etag: 'W/"abc"' }), 1)).toMatchObject({
+      etag: 'W/"abc"',
+      notModified: true,
+    });
+    expect(responseInfo(200, new Headers(), 1).etag).toBeNull();
+  });
+
   it('collects request id, deprecation and attempts', () => {
     const info = responseInfo(200, new Headers({ 'x-request-id': 'abc', deprecation: 'true' }), 3);
     expect(info).toMatchObject({ status: 200, requestId: 'abc', deprecated: true, attempts: 3 });

@@ -1,7 +1,22 @@
+/**
+ * What `inventory.list` and `inventory.get` resolve to when they were given `ifNoneMatch` and
+ * the server answered 304 Not Modified: the result held under that `etag` is still current.
+ * Compare with `===`. (`Symbol.for`, so the ESM and CommonJS builds share it.)
+ */
+export const NOT_MODIFIED: unique symbol = Symbol.for('@stockroom/client.notModified');
+export type NotModified = typeof NOT_MODIFIED;
+
 /** What the client read off an HTTP response besides its body. */
 export interface ResponseInfo {
   status: number;
   headers: Headers;
+  /**
+   * The `ETag` of the result (item list and item detail), to send back as `ifNoneMatch`; null
+   * when the response has none.
+   */
+  etag: string | null;
+  /** True for a 304 Not Modified answer to `ifNoneMatch`: the result is `NOT_MODIFIED`. */
+  notModified: boolean;
   /** `x-request-id`: quote it when reporting a problem. */
   requestId: string | null;
   /** The key's rate-limit state after this request; null for keys without a limit. */
@@ -38,6 +53,8 @@ export function responseInfo(status: number, headers: Headers, attempts: number)
   return {
     status,
     headers,
+    etag: headers.get('etag'),
+    notModified: status === 304,
     requestId: headers.get('x-request-id'),
     rateLimit: parseRateLimit(headers),
     deprecated: headers.get('deprecation')?.trim().toLowerCase() === 'true',

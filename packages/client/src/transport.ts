@@ -1,13 +1,13 @@
 import type { WithResponse } from './api-promise.js';
 import { ConnectionError, errorFromResponse, StockroomError, TimeoutError } from './errors.js';
 import { callLimits } from './options.js';
-import { responseInfo } from './response.js';
+import { NOT_MODIFIED, responseInfo } from './response.js';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
 import { redact, redactJson, safeCause } from './secrets.js';
 import type { RequestOptions } from './types.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
-export type Query = Record<string, string | number | readonly string[] | undefined>;
+export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
 
 export interface TransportConfig {
   baseUrl: string;
@@ -23,6 +23,8 @@ export interface Call {
   query?: Query;
   /** Statuses whose body is the result rather than an error (health answers 503 with a report). */
   resultStatuses?: readonly number[];
+  /** Sent as `If-None-Match`; a 304 answer then resolves to `NOT_MODIFIED`. */
+  ifNoneMatch?: string;
 }
 
 interface Answer {
@@ -83,7 +85,7 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       let error: StockroomError;
       try {
-        const answer = await this.#attempt(url, timeoutMs, options.signal);
+        const answer = await this.#attempt(url, call, timeoutMs, options.signal);
         const outcome = this.#read<T>(call, answer, attempt + 1);
         if (!(outcome instanceof StockroomError)) return outcome;
         error = outcome;
@@ -99,13 +101,19 @@ export class Transport {
     }
   }
 
-  async #attempt(url: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Answer> {
+  async #attempt(
+    url: string,
+    call: Call,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Answer> {
     const fetchImpl = this.#config.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
       throw new TypeError('No fetch implementation: pass one as the `fetch` option.');
     }
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#config.apiKey) headers.authorization = `Bearer ${this.#config.apiKey}`;
+    if (call.ifNoneMatch !== undefined) headers['if-none-match'] = call.ifNoneMatch;
 
     const controller = new AbortController();
     if (signal?.aborted) throw signal.reason;
@@ -153,6 +161,10 @@ export class Transport {
   /** The result, or the error the answer stands for (returned, so the caller decides on retries). */
   #read<T>(call: Call, answer: Answer, attempts: number): WithResponse<T> | StockroomError {
     const { status, headers } = answer;
+    // Only an answer to If-None-Match: a 304 nobody asked for is not a result.
+    if (status === 304 && call.ifNoneMatch !== undefined) {
+      return { data: NOT_MODIFIED as T, response: responseInfo(status, headers, attempts) };
+    }
     let body: unknown;
     try {
       body = answer.text === '' ? undefined : JSON.parse(answer.text);

@@ -6,15 +6,20 @@
  */
 import { expectTypeOf } from 'vitest';
 import type { paths } from './generated/openapi.js';
-import type {
-  InventoryItem,
-  ItemField,
-  ItemPage,
-  KeyVerification,
-  Organization,
-  RateLimitError,
-  Stockroom,
-  StockroomError,
+import {
+  type DeletedItem,
+  type InventoryItem,
+  type ItemField,
+  type ItemPage,
+  type KeyVerification,
+  NOT_MODIFIED,
+  type NotModified,
+  type Organization,
+  type RateLimitError,
+  type Stockroom,
+  type StockroomError,
+  type SyncExpiredError,
+  type SyncPage,
 } from './index.js';
 import type { GetItemParams, ItemQuery, ItemsQuery, ListItemsParams } from './types.js';
 
@@ -140,8 +145,81 @@ expectTypeOf(response.rateLimit).toEqualTypeOf<{
 } | null>();
 expectTypeOf(stockroom.inventory.get('id')).toExtend<Promise<InventoryItem>>();
 
+// The exact filters and the sync parameters.
+expectTypeOf(
+  await stockroom.inventory.list({
+    sku: 'DRL-1',
+    barcode: '4006381333931',
+    ids: ['6740a1f2c3d4e5f6a7b8c9d0'],
+    status: 'Active',
+  }),
+).toEqualTypeOf<ItemPage<InventoryItem>>();
+const someIds: readonly string[] = [];
+await stockroom.inventory.list({ ids: someIds, updatedSince: new Date(), includeDeleted: true });
+await stockroom.inventory.list({ updatedSince: '2026-11-24T08:00:00Z' });
+// @ts-expect-error ids is a list, not a comma-separated string
+await stockroom.inventory.list({ ids: '6740a1f2c3d4e5f6a7b8c9d0' });
+// @ts-expect-error includeDeleted is a boolean
+await stockroom.inventory.list({ updatedSince: new Date(), includeDeleted: 'true' });
+// On a page of a sync, the envelope's optional parts.
+expectTypeOf(page.nextSince).toEqualTypeOf<string | undefined>();
+expectTypeOf(page.deleted).toEqualTypeOf<DeletedItem[] | undefined>();
+expectTypeOf<DeletedItem>().toEqualTypeOf<{ _id: string; deletedAt: string }>();
+
+// sync(): pages with items narrowed by fields, deletions always a list, nextSince always there.
+for await (const syncPage of stockroom.inventory.sync({
+  since: new Date(0),
+  fields: ['_id', 'quantity'],
+  limit: 1000,
+})) {
+  expectTypeOf(syncPage).toEqualTypeOf<SyncPage<{ _id: string; quantity: number }>>();
+  expectTypeOf(syncPage.data).toEqualTypeOf<Array<{ _id: string; quantity: number }>>();
+  expectTypeOf(syncPage.deleted).toEqualTypeOf<DeletedItem[]>();
+  expectTypeOf(syncPage.nextSince).toEqualTypeOf<string>();
+  expectTypeOf(syncPage.nextCursor).toEqualTypeOf<string | null>();
+}
+for await (const syncPage of stockroom.inventory.sync({ since: 'sToken', includeDeleted: true })) {
+  expectTypeOf(syncPage.data).toEqualTypeOf<InventoryItem[]>();
+}
+// @ts-expect-error since is required: new Date(0) for a full sync
+stockroom.inventory.sync({ includeDeleted: true });
+// @ts-expect-error sync follows the cursors itself
+stockroom.inventory.sync({ since: new Date(0), cursor: 'c' });
+// @ts-expect-error fields must name at least one field
+stockroom.inventory.sync({ since: new Date(0), fields: [] });
+
+// Conditional requests: NOT_MODIFIED is a possible result only when ifNoneMatch is given.
+declare const etag: string;
+declare const maybeEtag: string | undefined;
+expectTypeOf(await stockroom.inventory.list({}, { signal: AbortSignal.timeout(1) })).toEqualTypeOf<
+  ItemPage<InventoryItem>
+>();
+expectTypeOf(await stockroom.inventory.list({}, { ifNoneMatch: undefined })).toEqualTypeOf<
+  ItemPage<InventoryItem>
+>();
+expectTypeOf(
+  await stockroom.inventory.list({ fields: ['name'] }, { ifNoneMatch: etag }),
+).toEqualTypeOf<ItemPage<{ name: string }> | NotModified>();
+const conditional = await stockroom.inventory.get(
+  'id',
+  { fields: ['sku'] },
+  { ifNoneMatch: maybeEtag },
+);
+expectTypeOf(conditional).toEqualTypeOf<{ sku: string | null } | NotModified>();
+if (conditional !== NOT_MODIFIED) expectTypeOf(conditional).toEqualTypeOf<{ sku: string | null }>();
+const withEtag = await stockroom.inventory.get('id', {}, { ifNoneMatch: etag }).withResponse();
+expectTypeOf(withEtag.data).toEqualTypeOf<InventoryItem | NotModified>();
+expectTypeOf(withEtag.response.etag).toEqualTypeOf<string | null>();
+expectTypeOf(withEtag.response.notModified).toEqualTypeOf<boolean>();
+// all() and sync() take no ifNoneMatch: a 304 has no page to walk.
+// @ts-expect-error ifNoneMatch is for list and get
+stockroom.inventory.all({}, { ifNoneMatch: etag });
+// @ts-expect-error ifNoneMatch is for list and get
+stockroom.inventory.sync({ since: new Date(0) }, { ifNoneMatch: etag });
+
 // Errors.
 expectTypeOf<RateLimitError>().toExtend<StockroomError>();
+expectTypeOf<SyncExpiredError>().toExtend<StockroomError>();
 expectTypeOf<RateLimitError['retryAfter']>().toEqualTypeOf<number | null>();
 expectTypeOf<StockroomError['status']>().toEqualTypeOf<number | null>();
 expectTypeOf<StockroomError['requestId']>().toEqualTypeOf<string | null>();

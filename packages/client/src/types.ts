@@ -58,22 +58,82 @@ export type NonEmptyFields<F> = F extends readonly []
   ? { 'fields must name at least one field': never }
   : unknown;
 
-/** One page of `inventory.list`: the server's envelope with items narrowed by `fields`. */
+/**
+ * One page of `inventory.list`: the server's envelope with items narrowed by `fields`.
+ * `nextSince` is there only with `updatedSince`, and `deleted` only with `includeDeleted: true`.
+ */
 export type ItemPage<T> = Omit<ItemsEnvelope, 'data'> & { data: T[] };
+
+/** A deleted item, as an incremental sync with `includeDeleted` lists it. */
+export type DeletedItem = NonNullable<ItemsEnvelope['deleted']>[number];
 
 export interface ListItemsParams<F extends Fields = Fields> {
   /** Page size, 1–1000 (the server serves larger values as 1000). Default 100. */
   limit?: number;
-  /** Case-insensitive substring match on name, description, sku and barcode. */
+  /**
+   * Case-insensitive substring match on name, description, sku and barcode. Cannot be combined
+   * with `sku`, `barcode`, `ids` or `updatedSince`.
+   */
   search?: string;
   status?: ItemStatus;
   /** Return only these fields of each item (at least one); the result type narrows to match. */
   fields?: F & NonEmptyFields<F>;
-  /** `nextCursor` of the previous page. Send the same `search` and `status` with it. */
+  /** `nextCursor` of the previous page. Send the same filters with it. */
   cursor?: string;
   /** Legacy override; by default the key's organization is used. */
   organizationId?: string;
+  /** Only the item with exactly this SKU (case-sensitive, as stored). */
+  sku?: string;
+  /** Only the items with exactly this barcode (case-sensitive, as stored). */
+  barcode?: string;
+  /**
+   * Only the items with these `_id`s (1 to 100; sent comma-separated), in `_id` order. Unknown
+   * ids, and other organizations' items, are simply absent.
+   */
+  ids?: readonly string[];
+  /**
+   * Incremental sync: only items changed after this point, in change order, and the page
+   * carries `nextSince`. A `Date` (sent as its ISO 8601 instant), an ISO 8601 string with a time
+   * zone or a date (`2026-11-24`), or the `nextSince` of an earlier page. `inventory.sync()`
+   * walks such a sync for you.
+   */
+  updatedSince?: string | Date;
+  /** With `updatedSince`: also list the items deleted since then, in `deleted`. */
+  includeDeleted?: boolean;
 }
+
+/** What `inventory.sync()` takes: the parameters of an incremental sync. */
+export interface SyncParams<F extends Fields = Fields> {
+  /**
+   * Where the sync starts: the `nextSince` kept from the previous sync, or a `Date` (or ISO 8601
+   * string). `new Date(0)` reads every item.
+   */
+  since: string | Date;
+  /**
+   * Also list the items deleted since `since`, in each page's `deleted`. Deletions are
+   * remembered for a limited time (30 days by default): from an older point the sync throws
+   * `SyncExpiredError`.
+   */
+  includeDeleted?: boolean;
+  /** Only items whose current status is this one. A mirror should sync without it. */
+  status?: ItemStatus;
+  /** Return only these fields of each item (at least one); the result type narrows to match. */
+  fields?: F & NonEmptyFields<F>;
+  /** Page size, 1–1000 (items and deletions together). Default 100. */
+  limit?: number;
+  /** Legacy override; by default the key's organization is used. */
+  organizationId?: string;
+}
+
+/**
+ * One page of `inventory.sync()`: changed items in change order, the deletions (an empty list
+ * without `includeDeleted`) and `nextSince`, where this page ends: pass it as `since` next time.
+ */
+export type SyncPage<T> = Omit<ItemsEnvelope, 'data' | 'nextSince' | 'deleted'> & {
+  data: T[];
+  nextSince: string;
+  deleted: DeletedItem[];
+};
 
 export interface GetItemParams<F extends Fields = Fields> {
   /** Return only these fields of the item (at least one); the result type narrows to match. */
@@ -95,4 +155,17 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Overrides the client's `maxRetries` for this call. */
   maxRetries?: number;
+}
+
+/**
+ * Per-call options of `inventory.list` and `inventory.get`, which also answer conditional
+ * requests.
+ */
+export interface ConditionalRequestOptions extends RequestOptions {
+  /**
+   * An `etag` from an earlier response (`withResponse()`'s `response.etag`). When the result is
+   * still the same, the server answers 304 Not Modified and the call resolves to `NOT_MODIFIED`
+   * instead of the result. `undefined` sends an ordinary request.
+   */
+  ifNoneMatch?: string | undefined;
 }
