@@ -26,7 +26,7 @@ import { parseArgs, promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { DATASET_VERSION, ensureDataset } from './lib/dataset.js';
+import { DATASET_VERSION, ean13, ensureDataset } from './lib/dataset.js';
 import { closedLoop, fixedRate } from './lib/http-client.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -419,6 +419,38 @@ function defineCases({ ids, cursors }, keys, manifest) {
       name: 'status filter + fields',
       paths: [`${items}?status=Discontinued&fields=_id,name,sku,quantity`],
       key: keys.big,
+    },
+    {
+      name: 'lookup barcode',
+      // The big organization's item i has the barcode of 4000 + i (dataset.js).
+      paths: Array.from({ length: 1000 }, () => Math.floor(random() * BIG_ITEMS)).map(
+        (index) => `${items}?barcode=${ean13(`4000${String(index).padStart(8, '0')}`)}`,
+      ),
+      key: keys.big,
+      check: (body) => body.count === 1,
+      note: '1000 random barcodes',
+    },
+    {
+      name: 'lookup ids (100 per request)',
+      paths: Array.from({ length: 20 }, () => `${items}?ids=${sample(ids, 100).join(',')}`),
+      key: keys.big,
+      check: (body) => body.count >= 95,
+    },
+    {
+      name: 'sync page limit=1000',
+      paths: [`${items}?updatedSince=1970-01-01&limit=1000`],
+      key: keys.big,
+      check: (body) => body.count === 1000 && typeof body.nextSince === 'string',
+      note: 'first page of a full sync',
+    },
+    {
+      name: 'sync caught up',
+      paths: [
+        `${items}?updatedSince=${encodeURIComponent(new Date().toISOString())}&includeDeleted=true`,
+      ],
+      key: keys.big,
+      check: (body) => body.count === 0 && Array.isArray(body.deleted),
+      note: 'nothing changed since',
     },
     { name: '/llms-full.txt', paths: ['/llms-full.txt'], key: null, docs: true },
   ];
