@@ -9,6 +9,8 @@
 // 3. Measures capacity on a mixed workload (autocannon, 32 connections), then replays the same
 //    mix at --fraction of it with an open-loop, fixed-rate client for --minutes, one segment
 //    per minute, sampling the server's RSS every 5 s.
+// 4. Exits 1 unless every request succeeded, every minute's requests were answered within the
+//    minute (2 s of slack: the rate was held, not queued), and memory stayed flat.
 //
 //   npm run bench:soak                      1,000,000 items, 70% for 10 minutes
 //   options: --items N  --minutes M  --fraction F  --workers N  --database URL (postgres://…)
@@ -45,6 +47,10 @@ const SQLITE_DB = path.join(DATA, 'stockroom.db');
 const DATABASE = opts.database ?? SQLITE_DB;
 const CAPACITY_SECONDS = 15;
 const SAMPLE_MS = 5_000;
+/** Seconds past its minute a segment may take to answer its last requests and still count as held. */
+const HELD_SLACK_SECONDS = 2;
+/** The last minute's RSS over the first's beyond which memory is said to grow. */
+const MAX_RSS_GROWTH = 1.25;
 
 const log = (message) => process.stderr.write(`[soak] ${message}\n`);
 const children = new Set();
@@ -235,6 +241,8 @@ async function main() {
     const rss = inSegment.length ? inSegment[inSegment.length - 1].rss : rssMb(server.pid);
     const row = {
       minute: m,
+      // Longer than the minute when the server fell behind and the backlog took time to drain.
+      seconds: Math.round((Date.now() - segmentStart) / 100) / 10,
       requests: result.count,
       p50: result.p50,
       p99: result.p99,
@@ -267,12 +275,25 @@ async function main() {
     `Held ${rate} req/s (${Math.round(FRACTION * 100)}%) open-loop for ${MINUTES} min (${totalSeconds} s): ${requests.toLocaleString('en')} requests, ${errors} errors`,
     `Server RSS: ${firstMinuteRss} MB after minute 1, ${lastMinuteRss} MB after minute ${MINUTES}, max ${Math.round(Math.max(...rssValues))} MB`,
   ];
-  const header = '| minute | requests | p50 ms | p99 ms | max ms | errors | RSS MB |';
+  // The verdict: every request answered, the rate held (each minute's requests answered
+  // within the minute and a little slack for the last ones), memory flat (the last minute's RSS
+  // no more than a quarter above the first's).
+  const lagging = minutes.filter((row) => row.seconds > 60 + HELD_SLACK_SECONDS);
+  const grew = lastMinuteRss > firstMinuteRss * MAX_RSS_GROWTH;
+  const verdict = [
+    errors === 0 ? 'no errors' : `${errors} errors`,
+    lagging.length === 0
+      ? 'rate held every minute'
+      : `fell behind in minute${lagging.length > 1 ? 's' : ''} ${lagging.map((row) => row.minute).join(', ')}`,
+    grew ? 'memory grew' : 'memory flat',
+  ];
+  summary.push(`Verdict: ${verdict.join(', ')}`);
+  const header = '| minute | seconds | requests | p50 ms | p99 ms | max ms | errors | RSS MB |';
   const lines = minutes.map(
     (r) =>
-      `| ${r.minute} | ${r.requests} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.errors} | ${r.rssMb} |`,
+      `| ${r.minute} | ${r.seconds} | ${r.requests} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.errors} | ${r.rssMb} |`,
   );
-  const markdown = `${summary.map((line) => `- ${line}`).join('\n')}\n\n${header}\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n${lines.join('\n')}\n`;
+  const markdown = `${summary.map((line) => `- ${line}`).join('\n')}\n\n${header}\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n${lines.join('\n')}\n`;
   process.stdout.write(`\n${summary.join('\n')}\n\n${header}\n${lines.join('\n')}\n`);
   mkdirSync(DATA, { recursive: true });
   writeFileSync(path.join(DATA, 'soak-results.md'), markdown);
@@ -281,7 +302,7 @@ async function main() {
     `${JSON.stringify({ date: new Date().toISOString(), rate, capacity: measured, minutes, samples }, null, 2)}\n`,
   );
   log(`results in ${path.relative(ROOT, DATA)}/soak-results.{md,json}`);
-  if (errors > 0) process.exitCode = 1;
+  if (errors > 0 || lagging.length > 0 || grew) process.exitCode = 1;
 }
 
 main().catch((error) => {
