@@ -119,6 +119,26 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
     // A deleted item: its tombstone is part of the change feed the copy carries.
     await source.writeItems(acme.id, [{ sku: 'GONE-1', name: 'Gone' }]);
     expect(await source.deleteItem(acme.id, { sku: 'GONE-1' })).toBe(true);
+    // A webhook with a delivery still to send: the target's servers send it.
+    const webhook = await source.webhooks.create({
+      organizationId: acme.id,
+      url: 'https://hooks.example/stockroom',
+      events: ['item.created', 'item.deleted'],
+      description: 'ERP',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    });
+    await source.webhooks.advance(
+      webhook.id,
+      webhook.cursor,
+      webhook.cursor,
+      {
+        id: '6740a1f2c3d4e5f6a7b8c9d0',
+        payload: '{"events":[]}',
+        eventCount: 1,
+        createdAt: 1_700_000_000_000,
+      },
+      true,
+    );
     target = new PostgresStore(schema.url);
   });
   afterAll(async () => {
@@ -148,6 +168,8 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
         items: 2348,
         tombstones: 1,
         auditEvents: 1,
+        webhooks: 1,
+        webhookDeliveries: 1,
       },
       deleted: {
         organizations: 0,
@@ -181,6 +203,13 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       ).deleted,
     ).toHaveLength(1);
     for (const orgId of orgIds) {
+      const webhooks = await source.webhooks.list(orgId);
+      expect(await target.webhooks.list(orgId)).toEqual(webhooks);
+      for (const { id } of webhooks) {
+        expect(await target.webhooks.listDeliveries(id, 10)).toEqual(
+          await source.webhooks.listDeliveries(id, 10),
+        );
+      }
       expect(await target.listApiKeys(orgId)).toEqual(await source.listApiKeys(orgId));
       expect(await target.listMembers(orgId)).toEqual(await source.listMembers(orgId));
       expect(await allItems(target, orgId)).toEqual(await allItems(source, orgId));
@@ -404,6 +433,8 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       items: 0,
       tombstones: 0,
       auditEvents: 0,
+      webhooks: 0,
+      webhookDeliveries: 0,
     });
   });
 });

@@ -36,7 +36,7 @@ export function redactUrl(url: string): string {
 }
 
 function summary(counts: CopyCounts): string {
-  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items, ${counts.tombstones} tombstones, ${counts.auditEvents} audit events`;
+  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items, ${counts.tombstones} tombstones, ${counts.auditEvents} audit events, ${counts.webhooks} webhooks, ${counts.webhookDeliveries} webhook deliveries`;
 }
 
 export function registerDb(program: Command): void {

@@ -15,12 +15,18 @@ const LEGS = await engineAvailability('change feed migration');
 const VERSION = { sqlite: 7, postgres: 6 };
 /** What it created, undone, so the database is the one an older binary left. */
 const UNDO = {
-  sqlite: `DROP TABLE item_tombstones;
+  sqlite: `DROP TABLE webhook_deliveries;
+    DROP TABLE webhooks;
+    ALTER TABLE items DROP COLUMN created_seq;
+    DROP TABLE item_tombstones;
     DROP INDEX items_organization_change;
     DROP INDEX items_organization_barcode;
     ALTER TABLE items DROP COLUMN change_seq;
     ALTER TABLE organizations DROP COLUMN change_seq;`,
-  postgres: `DROP TABLE item_tombstones;
+  postgres: `DROP TABLE webhook_deliveries;
+    DROP TABLE webhooks;
+    ALTER TABLE items DROP COLUMN created_seq;
+    DROP TABLE item_tombstones;
     DROP INDEX items_organization_barcode;
     ALTER TABLE items DROP COLUMN change_seq;
     ALTER TABLE organizations DROP COLUMN change_seq;`,
@@ -107,6 +113,7 @@ for (const { engine, skip } of LEGS) {
 
       expect(await store.migrate()).toEqual([
         `${String(VERSION[engine.name]).padStart(4, '0')}_change_feed`,
+        `${String(VERSION[engine.name] + 1).padStart(4, '0')}_webhooks`,
       ]);
 
       for (const [org, items] of [
@@ -122,7 +129,11 @@ for (const { engine, skip } of LEGS) {
         expect(page.items.map((item) => [item.id, item.changeSeq])).toEqual(expected);
         // Only the numbers are new: every field is as it was.
         const byId = new Map(items.map((item) => [item.id, item]));
-        for (const { changeSeq: _, ...item } of page.items) expect(item).toEqual(byId.get(item.id));
+        for (const { changeSeq: _, createdSeq, ...item } of page.items) {
+          expect(item).toEqual(byId.get(item.id));
+          // Created before the webhooks migration, which comes later and records none.
+          expect(createdSeq).toBeNull();
+        }
         expect(page).toMatchObject({ deleted: [], more: false, throughSeq: expected.at(-1)?.[1] });
       }
       const bigNumbers = expectedNumbers(before.big).map(([, seq]) => seq);

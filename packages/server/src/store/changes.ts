@@ -1,4 +1,4 @@
-import type { ChangePage, ChangeQuery, Item, Tombstone } from './types.js';
+import type { ChangedItem, ChangePage, ChangeQuery, Tombstone } from './types.js';
 
 /**
  * One page of an organization's change feed, the same on every engine, from what the engine
@@ -15,7 +15,7 @@ import type { ChangePage, ChangeQuery, Item, Tombstone } from './types.js';
 export function changePage(
   query: ChangeQuery,
   organizationSeq: number,
-  items: Array<Item & { changeSeq: number }>,
+  items: ChangedItem[],
   tombstones: Tombstone[],
 ): ChangePage {
   const page: ChangePage = { items: [], deleted: [], throughSeq: query.afterSeq, more: false };

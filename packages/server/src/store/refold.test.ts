@@ -19,7 +19,10 @@ const REFOLD_VERSION = { sqlite: 5, postgres: 4 };
  * adds its undo here.
  */
 const UNDO_LATER = {
-  sqlite: `DROP TABLE item_tombstones;
+  sqlite: `DROP TABLE webhook_deliveries;
+    DROP TABLE webhooks;
+    ALTER TABLE items DROP COLUMN created_seq;
+    DROP TABLE item_tombstones;
     DROP INDEX items_organization_change;
     DROP INDEX items_organization_barcode;
     ALTER TABLE items DROP COLUMN change_seq;
@@ -28,7 +31,10 @@ const UNDO_LATER = {
     DROP INDEX api_keys_previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash_expires_at;`,
-  postgres: `DROP TABLE item_tombstones;
+  postgres: `DROP TABLE webhook_deliveries;
+    DROP TABLE webhooks;
+    ALTER TABLE items DROP COLUMN created_seq;
+    DROP TABLE item_tombstones;
     DROP INDEX items_organization_barcode;
     ALTER TABLE items DROP COLUMN change_seq;
     ALTER TABLE organizations DROP COLUMN change_seq;
@@ -36,8 +42,8 @@ const UNDO_LATER = {
     ALTER TABLE api_keys DROP COLUMN previous_hash, DROP COLUMN previous_hash_expires_at;`,
 };
 const LATER_MIGRATIONS = {
-  sqlite: ['0006_key_rotation_and_audit_log', '0007_change_feed'],
-  postgres: ['0005_key_rotation_and_audit_log', '0006_change_feed'],
+  sqlite: ['0006_key_rotation_and_audit_log', '0007_change_feed', '0008_webhooks'],
+  postgres: ['0005_key_rotation_and_audit_log', '0006_change_feed', '0007_webhooks'],
 };
 
 for (const { engine, skip } of LEGS) {

@@ -982,7 +982,12 @@ for (const { engine, skip } of LEGS) {
         ]);
         expect(first).toMatchObject({ deleted: [], throughSeq: base + 2, more: false });
         const a = first.items[0] as Item & { changeSeq: number };
-        expect(a).toEqual({ ...(await store.getItem(orgId, a.id)), changeSeq: base });
+        // Its creation's number too (webhooks tell creations from updates by it).
+        expect(a).toEqual({
+          ...(await store.getItem(orgId, a.id)),
+          changeSeq: base,
+          createdSeq: base,
+        });
 
         // A write in the same millisecond continues after the last number; a row that writes
         // what is stored is unchanged and keeps its number; a sku written twice in one call
@@ -1364,6 +1369,239 @@ for (const { engine, skip } of LEGS) {
           }
         },
       );
+    });
+
+    describe('bulk deletion', () => {
+      it('deletes many items in one call, a tombstone each, and says which were there', async () => {
+        const organization = await store.createOrganization({
+          name: 'Bulk',
+          slug: 'bulk-delete',
+          features: ['inventory'],
+        });
+        await store.writeItems(organization.id, [
+          { sku: 'BD-1', name: 'One' },
+          { sku: 'BD-2', name: 'Two' },
+          { sku: 'BD-3', name: 'Three' },
+        ]);
+        const [first] = await store.listItems(organization.id, { limit: 1 });
+        const before = await store.listChanges(organization.id, {
+          afterSeq: 0,
+          limit: 10,
+          includeDeleted: true,
+        });
+        expect(
+          await store.deleteItems(organization.id, [
+            { id: first?.id as string },
+            { sku: 'BD-1' },
+            { sku: 'BD-3' },
+            { sku: 'nope' },
+            { id: newId() },
+          ]),
+        ).toEqual([true, false, true, false, false]);
+        const left = await store.listItems(organization.id, { limit: 10 });
+        expect(left.map((item) => item.sku)).toEqual(['BD-2']);
+        const after = await store.listChanges(organization.id, {
+          afterSeq: before.throughSeq,
+          limit: 10,
+          includeDeleted: true,
+        });
+        expect(after.deleted).toHaveLength(2);
+        const [a, b] = after.deleted;
+        expect((b?.seq ?? 0) - (a?.seq ?? 0)).toBe(1);
+        expect(await store.deleteItems(organization.id, [])).toEqual([]);
+      });
+    });
+
+    describe('webhooks', () => {
+      const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+      async function organizationWithWebhook(slug: string) {
+        const organization = await store.createOrganization({
+          name: slug,
+          slug,
+          features: ['inventory'],
+        });
+        await store.writeItems(organization.id, [{ sku: `${slug}-old`, name: 'Before' }]);
+        const webhook = await store.webhooks.create({
+          organizationId: organization.id,
+          url: 'https://hooks.example/stockroom',
+          events: ['item.created', 'item.deleted'],
+          description: 'ERP',
+          secret: SECRET,
+        });
+        return { organization, webhook };
+      }
+
+      it("starts a webhook at its organization's latest change and tells creations from updates", async () => {
+        const { organization, webhook } = await organizationWithWebhook('hooked');
+        expect(webhook).toMatchObject({
+          organizationId: organization.id,
+          events: ['item.created', 'item.deleted'],
+          description: 'ERP',
+          secret: SECRET,
+          enabled: true,
+          disabledReason: null,
+          caughtUpSeq: webhook.cursor,
+        });
+        expect(await store.webhooks.get(webhook.id)).toEqual(webhook);
+        expect(await store.webhooks.list(organization.id)).toEqual([webhook]);
+        // Nothing is due: no change after the cursor.
+        const later = Date.now() + 60_000;
+        const due = () => store.webhooks.listDue(later, { settleMs: 0, maxLagMs: 1, limit: 10 });
+        expect((await due()).map((w) => w.id)).not.toContain(webhook.id);
+
+        await store.writeItems(organization.id, [
+          { sku: 'hooked-old', name: 'Before, changed' },
+          { sku: 'hooked-new', name: 'New' },
+        ]);
+        expect((await due()).map((w) => w.id)).toContain(webhook.id);
+        const page = await store.listChanges(organization.id, {
+          afterSeq: webhook.cursor,
+          limit: 10,
+          includeDeleted: true,
+        });
+        const created = page.items.map((item) => [
+          item.sku,
+          item.createdSeq !== null && item.createdSeq > webhook.caughtUpSeq,
+        ]);
+        expect(created).toEqual([
+          ['hooked-old', false],
+          ['hooked-new', true],
+        ]);
+      });
+
+      it('advances a cursor only from where it stood, with one pending delivery at a time', async () => {
+        const { organization, webhook } = await organizationWithWebhook('advancing');
+        await store.writeItems(organization.id, [{ sku: 'advancing-1', name: 'One' }]);
+        const delivery = (id: string) => ({
+          id,
+          payload: '{"events":[]}',
+          eventCount: 1,
+          createdAt: Date.now(),
+        });
+        const first = newId();
+        // A full page (more to read): the cursor moves, caughtUpSeq stays.
+        expect(
+          await store.webhooks.advance(
+            webhook.id,
+            webhook.cursor,
+            webhook.cursor + 5,
+            delivery(first),
+            false,
+          ),
+        ).toBe(true);
+        // A second process that read the same cursor loses, writing nothing.
+        expect(
+          await store.webhooks.advance(
+            webhook.id,
+            webhook.cursor,
+            webhook.cursor + 5,
+            delivery(newId()),
+            true,
+          ),
+        ).toBe(false);
+        // While a delivery is pending, the cursor stays.
+        expect(
+          await store.webhooks.advance(
+            webhook.id,
+            webhook.cursor + 5,
+            webhook.cursor + 9,
+            null,
+            true,
+          ),
+        ).toBe(false);
+        expect(await store.webhooks.get(webhook.id)).toMatchObject({
+          cursor: webhook.cursor + 5,
+          caughtUpSeq: webhook.cursor,
+        });
+        expect((await store.webhooks.listDeliveries(webhook.id, 10)).map((d) => d.id)).toEqual([
+          first,
+        ]);
+        const due = await store.webhooks.listDue(Date.now() + 60_000, {
+          settleMs: 0,
+          maxLagMs: 1,
+          limit: 100,
+        });
+        expect(due.map((w) => w.id)).not.toContain(webhook.id);
+      });
+
+      it('leases a due delivery to one claimant, and records attempts', async () => {
+        const { webhook } = await organizationWithWebhook('claimed');
+        const id = newId();
+        const now = Date.now();
+        // A page that read everything: caught up.
+        await store.webhooks.advance(
+          webhook.id,
+          webhook.cursor,
+          webhook.cursor + 1,
+          { id, payload: '{}', eventCount: 2, createdAt: now },
+          true,
+        );
+        expect((await store.webhooks.get(webhook.id))?.caughtUpSeq).toBe(webhook.cursor + 1);
+        const claims = await Promise.all(
+          Array.from({ length: 4 }, () => store.webhooks.claim(now, now + 60_000)),
+        );
+        const mine = claims.filter((claim) => claim?.delivery.id === id);
+        expect(mine).toHaveLength(1);
+        expect(mine[0]?.webhook.id).toBe(webhook.id);
+        // Leased: nobody else gets it until the lease ends.
+        expect((await store.webhooks.claim(now + 1, now + 60_000))?.delivery.id).not.toBe(id);
+
+        await store.webhooks.recordAttempt(id, {
+          at: now + 2,
+          status: 500,
+          error: 'the endpoint answered HTTP 500',
+          next: { retryAt: now + 1000 },
+        });
+        let [stored] = await store.webhooks.listDeliveries(webhook.id, 1);
+        expect(stored).toMatchObject({
+          state: 'pending',
+          attempts: 1,
+          nextAttemptAt: now + 1000,
+          lastStatus: 500,
+        });
+        expect((await store.webhooks.claim(now + 999, now + 60_000))?.delivery.id).not.toBe(id);
+        expect((await store.webhooks.claim(now + 1000, now + 60_000))?.delivery.id).toBe(id);
+
+        await store.webhooks.recordAttempt(id, {
+          at: now + 1001,
+          status: null,
+          error: 'connect ECONNREFUSED',
+          next: 'failed',
+          disabledReason: 'gave up',
+        });
+        [stored] = await store.webhooks.listDeliveries(webhook.id, 1);
+        expect(stored).toMatchObject({
+          state: 'failed',
+          attempts: 2,
+          nextAttemptAt: null,
+          lastStatus: null,
+        });
+        expect(await store.webhooks.get(webhook.id)).toMatchObject({
+          enabled: false,
+          disabledReason: 'gave up',
+        });
+
+        expect(await store.webhooks.purgeFinished(now)).toBe(0);
+        expect(await store.webhooks.purgeFinished(now + 60_000)).toBeGreaterThanOrEqual(1);
+        expect(await store.webhooks.listDeliveries(webhook.id, 10)).toEqual([]);
+      });
+
+      it('enables, disables and deletes', async () => {
+        const { webhook } = await organizationWithWebhook('toggled');
+        expect(await store.webhooks.setEnabled(webhook.id, false, 'paused')).toMatchObject({
+          enabled: false,
+          disabledReason: 'paused',
+        });
+        expect(await store.webhooks.setEnabled(webhook.id, true, 'ignored')).toMatchObject({
+          enabled: true,
+          disabledReason: null,
+        });
+        expect(await store.webhooks.setEnabled(newId(), true, null)).toBeNull();
+        expect(await store.webhooks.delete(webhook.id)).toBe(true);
+        expect(await store.webhooks.delete(webhook.id)).toBe(false);
+        expect(await store.webhooks.get(webhook.id)).toBeNull();
+      });
     });
 
     describe('deleting an organization', () => {

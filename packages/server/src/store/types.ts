@@ -33,6 +33,9 @@ export interface ItemFields {
   customFields?: string;
 }
 
+/** An item named by its id or by its sku. */
+export type ItemRef = { id: string } | { sku: string };
+
 export type ItemWriteOutcome = 'created' | 'updated' | 'unchanged' | { error: string };
 
 export interface Organization {
@@ -111,6 +114,10 @@ export const AUDIT_ACTIONS = [
   'key.rotated',
   'items.imported',
   'items.deleted',
+  'webhook.created',
+  'webhook.enabled',
+  'webhook.disabled',
+  'webhook.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -192,9 +199,19 @@ export interface Tombstone {
   seq: number;
 }
 
+/** An item as the change feed reads it: with the number of its last change and of its creation. */
+export type ChangedItem = Item & {
+  changeSeq: number;
+  /**
+   * The number its creation took; null for items created before the feed recorded it
+   * (migration 8), which were all created before any webhook existed.
+   */
+  createdSeq: number | null;
+};
+
 export interface ChangePage {
   /** Items changed after `afterSeq`, in change order, each with its change sequence number. */
-  items: Array<Item & { changeSeq: number }>;
+  items: ChangedItem[];
   /** Tombstones after `afterSeq`, in change order (empty unless includeDeleted). */
   deleted: Tombstone[];
   /**
@@ -204,6 +221,121 @@ export interface ChangePage {
   throughSeq: number;
   /** Whether more changes follow right now. */
   more: boolean;
+}
+
+export const WEBHOOK_EVENTS = ['item.created', 'item.updated', 'item.deleted'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/** An endpoint that receives an organization's item changes (webhooks/dispatcher.ts). */
+export interface Webhook {
+  id: string;
+  organizationId: string;
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  /** The signing secret (`whsec_…`). Stored as is: the server must sign with it. */
+  secret: string;
+  enabled: boolean;
+  /** Why the webhook was disabled (by an operator, or after a delivery failed for good). */
+  disabledReason: string | null;
+  /** The organization's change number up to which changes were read into deliveries. */
+  cursor: number;
+  /**
+   * The cursor when the webhook last caught up with its organization (a delivery read every
+   * change there was): every item that existed then has been sent, or predates the webhook.
+   * An item created after it is sent as `item.created` (see webhooks/payload.ts).
+   */
+  caughtUpSeq: number;
+  createdAt: number;
+}
+
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  organizationId: string;
+  state: WebhookDeliveryState;
+  /** The JSON body, signed and sent as is on every attempt. */
+  payload: string;
+  eventCount: number;
+  attempts: number;
+  createdAt: number;
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  /** The HTTP status of the last attempt; null when it got no answer. */
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+/** How an attempt ended, and what happens next. */
+export interface WebhookAttempt {
+  at: number;
+  status: number | null;
+  error: string | null;
+  /** `delivered`; a retry at an epoch ms; or `failed` for good (the webhook is then disabled). */
+  next: 'delivered' | 'failed' | { retryAt: number };
+  /** Recorded as the webhook's disabledReason when `next` is `failed`. */
+  disabledReason?: string;
+}
+
+/** The webhooks of every organization, and their deliveries (the same on every engine). */
+export interface WebhookStore {
+  /** Starts at the organization's latest change: only later changes are delivered. */
+  create(input: {
+    organizationId: string;
+    url: string;
+    events: WebhookEventType[];
+    description: string | null;
+    secret: string;
+  }): Promise<Webhook>;
+  get(id: string): Promise<Webhook | null>;
+  list(organizationId: string): Promise<Webhook[]>;
+  /**
+   * Null when there is no such webhook. A reason is kept only while disabled. Enabling gives
+   * the webhook's last delivery, when it failed for good, a new round of attempts (due now):
+   * the webhook resumes where it stopped, nothing skipped.
+   */
+  setEnabled(id: string, enabled: boolean, reason: string | null): Promise<Webhook | null>;
+  /** Deletes the webhook and its deliveries; false when there was none. */
+  delete(id: string): Promise<boolean>;
+  /** Newest first. */
+  listDeliveries(webhookId: string, limit: number): Promise<WebhookDelivery[]>;
+  /**
+   * Enabled webhooks with no pending delivery whose organization changed after their cursor,
+   * and whose changes have settled: the last change is at least `settleMs` old, or the
+   * cursor lags it by at least `maxLagMs` (a long bulk import).
+   */
+  listDue(
+    now: number,
+    options: { settleMs: number; maxLagMs: number; limit: number },
+  ): Promise<Webhook[]>;
+  /**
+   * Moves a webhook's cursor from `from` to `to` (and its caughtUpSeq too when `caughtUp`: the
+   * page read every change there was) and, with a delivery, adds it as pending (due at once),
+   * in one transaction. False, writing nothing, when the cursor was no longer `from` or a
+   * delivery of the webhook is pending (another process got there first).
+   */
+  advance(
+    webhookId: string,
+    from: number,
+    to: number,
+    delivery: { id: string; payload: string; eventCount: number; createdAt: number } | null,
+    caughtUp: boolean,
+  ): Promise<boolean>;
+  /**
+   * Leases the pending delivery of an enabled webhook that has been due longest (its next
+   * attempt at or before `now`, no other process holding it) until `leaseUntil`, with its webhook.
+   */
+  claim(
+    now: number,
+    leaseUntil: number,
+  ): Promise<{ delivery: WebhookDelivery; webhook: Webhook } | null>;
+  /** Records an attempt and releases the lease; `failed` also disables the webhook. */
+  recordAttempt(deliveryId: string, attempt: WebhookAttempt): Promise<void>;
+  /** Drops finished (delivered or failed) deliveries created before `before`; returns how many. */
+  purgeFinished(before: number): Promise<number>;
 }
 
 export class StoreConflictError extends Error {
@@ -299,7 +431,12 @@ export interface Store {
     options?: { dryRun?: boolean; allOrNothing?: boolean; now?: number },
   ): Promise<ItemWriteOutcome[]>;
   /** Deletes one item and leaves a tombstone in the change feed. */
-  deleteItem(organizationId: string, by: { id: string } | { sku: string }): Promise<boolean>;
+  deleteItem(organizationId: string, by: ItemRef): Promise<boolean>;
+  /**
+   * Deletes items in one transaction, each leaving a tombstone: all of them or, on failure,
+   * none. Returns, per ref, whether an item went (false: there was none).
+   */
+  deleteItems(organizationId: string, refs: readonly ItemRef[]): Promise<boolean[]>;
 
   /** Changes of an organization after a position, in change order (see ChangeQuery). */
   listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage>;
@@ -307,10 +444,13 @@ export interface Store {
   purgeTombstones(before: number): Promise<number>;
 
   /**
-   * Deletes an organization with its items, keys and memberships, in one transaction (users,
+   * Deletes an organization with its items, keys, memberships and webhooks, in one transaction (users,
    * who may belong to other organizations, and the audit log stay). Null when it did not exist.
    */
   deleteOrganization(id: string): Promise<OrganizationDeletion | null>;
+
+  /** Webhooks and their deliveries (issue 8). */
+  readonly webhooks: WebhookStore;
 
   appendAuditEvent(event: NewAuditEvent): Promise<AuditEvent>;
   /** Oldest first; with `limit`, the most recent `limit` events (still oldest first). */

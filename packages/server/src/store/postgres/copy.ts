@@ -12,11 +12,12 @@ import { postgresSearchText } from './search-text.js';
  *
  * The target records which database it was filled from (stockroom_meta.copied_from = the
  * source's database_id). A rerun into an earlier copy of the same source converges: rows the
- * source no longer has are deleted from the target first (audit events, tombstones, items, API
- * keys, memberships, users, organizations: dependents before what they depend on), each batch in
- * its own transaction, then everything is upserted again. A target holding anything else is
- * refused. Change numbers (items, organizations, tombstones) are copied as they are, so a sync
- * client's position stays valid across the move.
+ * source no longer has are deleted from the target first (webhook deliveries, webhooks, audit
+ * events, tombstones, items, API keys, memberships, users, organizations: dependents before what
+ * they depend on), each batch in its own transaction, then everything is upserted again. A
+ * target holding anything else is refused. Change numbers (items, organizations, tombstones,
+ * webhook cursors) are copied as they are, so a sync client's position and a webhook's stay
+ * valid across the move.
  */
 
 export class CopyError extends Error {
@@ -35,7 +36,9 @@ interface Table {
     | 'apiKeys'
     | 'items'
     | 'tombstones'
-    | 'auditEvents';
+    | 'auditEvents'
+    | 'webhooks'
+    | 'webhookDeliveries';
   /** Source columns, read in primary-key order. */
   select: string;
   key: string[];
@@ -216,7 +219,7 @@ const TABLES: Table[] = [
     name: 'items',
     label: 'items',
     select:
-      'organization_id, id, name, description, sku, barcode, status, quantity, custom_fields, created_at, updated_at, change_seq',
+      'organization_id, id, name, description, sku, barcode, status, quantity, custom_fields, created_at, updated_at, change_seq, created_seq',
     key: ['organization_id', 'id'],
     async write(client, rows) {
       const params = [
@@ -243,6 +246,7 @@ const TABLES: Table[] = [
         col(rows, 'created_at'),
         col(rows, 'updated_at'),
         col(rows, 'change_seq'),
+        col(rows, 'created_seq'),
       ];
       // A rerun after the source re-created an item under a known sku: the old one goes.
       await client.query(
@@ -252,19 +256,20 @@ const TABLES: Table[] = [
       );
       await client.query(
         `INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
-           custom_fields, search_text, created_at, updated_at, change_seq)
+           custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
          SELECT u.organization_id, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
-           u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq
+           u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq, u.created_seq
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-           $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[])
+           $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[],
+           $14::bigint[])
            AS u(organization_id, id, name, description, sku, barcode, status, quantity, custom_fields,
-             search_text, created_at, updated_at, change_seq)
+             search_text, created_at, updated_at, change_seq, created_seq)
          ON CONFLICT (organization_id, id) DO UPDATE SET name = EXCLUDED.name,
            description = EXCLUDED.description, sku = EXCLUDED.sku, barcode = EXCLUDED.barcode,
            status = EXCLUDED.status, quantity = EXCLUDED.quantity,
            custom_fields = EXCLUDED.custom_fields, search_text = EXCLUDED.search_text,
            created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
-           change_seq = EXCLUDED.change_seq`,
+           change_seq = EXCLUDED.change_seq, created_seq = EXCLUDED.created_seq`,
         params,
       );
     },
@@ -284,6 +289,81 @@ const TABLES: Table[] = [
          ON CONFLICT (organization_id, seq) DO UPDATE SET item_id = EXCLUDED.item_id,
            deleted_at = EXCLUDED.deleted_at`,
         ['organization_id', 'seq', 'item_id', 'deleted_at'].map((name) => col(rows, name)),
+      );
+    },
+  },
+  {
+    // Webhooks go on from their positions in the change feed (copied as they are).
+    name: 'webhooks',
+    label: 'webhooks',
+    select:
+      'organization_id, id, url, events, description, secret, enabled, disabled_reason, cursor, caught_up_seq, created_at',
+    key: ['organization_id', 'id'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO webhooks (organization_id, id, url, events, description, secret, enabled,
+           disabled_reason, cursor, caught_up_seq, created_at)
+         SELECT u.organization_id, u.id, u.url, ARRAY(SELECT json_array_elements_text(u.events::json)),
+           u.description, u.secret, u.enabled, u.disabled_reason, u.cursor, u.caught_up_seq,
+           u.created_at
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+           $7::boolean[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[])
+           AS u(organization_id, id, url, events, description, secret, enabled, disabled_reason,
+             cursor, caught_up_seq, created_at)
+         ON CONFLICT (organization_id, id) DO UPDATE SET url = EXCLUDED.url,
+           events = EXCLUDED.events, description = EXCLUDED.description, secret = EXCLUDED.secret,
+           enabled = EXCLUDED.enabled, disabled_reason = EXCLUDED.disabled_reason,
+           cursor = EXCLUDED.cursor, caught_up_seq = EXCLUDED.caught_up_seq,
+           created_at = EXCLUDED.created_at`,
+        [
+          col(rows, 'organization_id'),
+          col(rows, 'id'),
+          col(rows, 'url'),
+          col(rows, 'events'),
+          col(rows, 'description'),
+          col(rows, 'secret'),
+          col(rows, 'enabled', (value) => value === 1),
+          col(rows, 'disabled_reason'),
+          col(rows, 'cursor'),
+          col(rows, 'caught_up_seq'),
+          col(rows, 'created_at'),
+        ],
+      );
+    },
+  },
+  {
+    // Pending deliveries are sent by the target's servers; finished ones keep their history.
+    name: 'webhook_deliveries',
+    label: 'webhookDeliveries',
+    select:
+      'organization_id, id, webhook_id, state, payload, event_count, attempts, created_at, next_attempt_at, last_attempt_at, last_status, last_error',
+    key: ['organization_id', 'id'],
+    async write(client, rows) {
+      const columns = [
+        'organization_id',
+        'id',
+        'webhook_id',
+        'state',
+        'payload',
+        'event_count',
+        'attempts',
+        'created_at',
+        'next_attempt_at',
+        'last_attempt_at',
+        'last_status',
+        'last_error',
+      ];
+      await client.query(
+        `INSERT INTO webhook_deliveries (${columns.join(', ')})
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+           $6::int[], $7::int[], $8::bigint[], $9::bigint[], $10::bigint[], $11::int[], $12::text[])
+         ON CONFLICT (organization_id, id) DO UPDATE SET state = EXCLUDED.state,
+           payload = EXCLUDED.payload, event_count = EXCLUDED.event_count,
+           attempts = EXCLUDED.attempts, created_at = EXCLUDED.created_at,
+           next_attempt_at = EXCLUDED.next_attempt_at, lease_until = NULL,
+           last_attempt_at = EXCLUDED.last_attempt_at, last_status = EXCLUDED.last_status,
+           last_error = EXCLUDED.last_error`,
+        columns.map((name) => col(rows, name)),
       );
     },
   },
@@ -338,6 +418,8 @@ async function claimTarget(
 
 /** The order deletions go in: whatever refers to a row goes before it. */
 const DELETE_ORDER: Array<Table['label']> = [
+  'webhookDeliveries',
+  'webhooks',
   'auditEvents',
   'tombstones',
   'items',

@@ -59,6 +59,20 @@ export function itemListStatement(
     params.push(containsPattern(query.search));
     where.push(`search_text LIKE $${params.length}`);
   }
+  if (query.ids !== undefined) {
+    // The ids first, each through the primary key, then the few rows found sorted. Planned as
+    // one query, `id = ANY(…) ORDER BY id LIMIT n` tempts PostgreSQL into walking the
+    // organization in id order and filtering (it estimates the array to match 1% of the
+    // rows): 0.9 s for 100 ids in a 1M-item organization instead of 2 ms.
+    params.push(query.limit);
+    return {
+      sql: `WITH picked AS MATERIALIZED (
+          SELECT ${ITEM_COLUMNS} FROM items WHERE ${where.join(' AND ')}
+        )
+        SELECT * FROM picked ORDER BY id LIMIT $${params.length}`,
+      params,
+    };
+  }
   if (query.search === undefined || exact) {
     // (organization_id, id) or (organization_id, status, id) delivers rows already in order.
     params.push(query.limit);
@@ -159,14 +173,14 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
   const tombstones = query.includeDeleted
     ? `UNION ALL (
          SELECT organization_id, item_id, NULL, NULL, NULL, NULL, NULL, NULL::float8, NULL::json,
-           NULL::bigint, NULL::bigint, seq, deleted_at
+           NULL::bigint, NULL::bigint, seq, NULL::bigint, deleted_at
          FROM item_tombstones WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3)`
     : '';
   return {
     sql: `SELECT o.change_seq AS organization_seq, page.*
       FROM organizations o
       LEFT JOIN (
-        (SELECT ${ITEM_COLUMNS}, change_seq, NULL::bigint AS deleted_at
+        (SELECT ${ITEM_COLUMNS}, change_seq, created_seq, NULL::bigint AS deleted_at
          FROM items WHERE organization_id = $1 AND change_seq > $2${status}
          ORDER BY change_seq LIMIT $3)
         ${tombstones}

@@ -295,6 +295,61 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
       CREATE INDEX item_tombstones_deleted_at ON item_tombstones (deleted_at);
     `,
   },
+  {
+    // Webhooks (issue 8): each webhook reads its organization's change feed from its cursor into
+    // deliveries, one pending at a time (webhooks/dispatcher.ts). items.created_seq is the
+    // change number an item's creation took, so a delivery tells created from updated exactly;
+    // rows created before this migration keep null (they predate every webhook). A nullable
+    // column without a default is added without rewriting the table.
+    //
+    // A pending delivery is leased by the process sending it (lease_until; claimed with
+    // SKIP LOCKED), so several processes never send one delivery at the same time.
+    version: 7,
+    name: 'webhooks',
+    sql: `
+      ALTER TABLE items ADD COLUMN created_seq bigint;
+      CREATE TABLE webhooks (
+        organization_id text COLLATE "C" NOT NULL REFERENCES organizations (id),
+        id text COLLATE "C" NOT NULL,
+        url text NOT NULL,
+        events text[] NOT NULL,
+        description text,
+        secret text NOT NULL,
+        enabled boolean NOT NULL DEFAULT true,
+        disabled_reason text,
+        cursor bigint NOT NULL,
+        caught_up_seq bigint NOT NULL,
+        created_at bigint NOT NULL,
+        PRIMARY KEY (organization_id, id)
+      );
+      CREATE TABLE webhook_deliveries (
+        organization_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        webhook_id text COLLATE "C" NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+        payload text NOT NULL,
+        event_count integer NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        created_at bigint NOT NULL,
+        next_attempt_at bigint,
+        lease_until bigint,
+        last_attempt_at bigint,
+        last_status integer,
+        last_error text,
+        PRIMARY KEY (organization_id, id),
+        FOREIGN KEY (organization_id, webhook_id) REFERENCES webhooks (organization_id, id)
+      );
+      CREATE INDEX webhooks_id ON webhooks (id);
+      CREATE INDEX webhook_deliveries_id ON webhook_deliveries (id);
+      CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, id);
+      CREATE UNIQUE INDEX webhook_deliveries_pending ON webhook_deliveries (organization_id, webhook_id)
+        WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
+        WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (created_at)
+        WHERE state <> 'pending';
+    `,
+  },
 ];
 
 /** Serializes migrations of every process on one database (any schema). */

@@ -110,6 +110,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0004_simple_case_folding',
         '0005_key_rotation_and_audit_log',
         '0006_change_feed',
+        '0007_webhooks',
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
@@ -127,11 +128,14 @@ describe.skipIf(skip)('PostgresStore', () => {
       await setup.migrate();
       // The database as the binary before the change feed left it.
       await setup.query(
-        `DROP TABLE item_tombstones;
+        `DROP TABLE webhook_deliveries;
+         DROP TABLE webhooks;
+         ALTER TABLE items DROP COLUMN created_seq;
+         DROP TABLE item_tombstones;
          DROP INDEX items_organization_barcode;
          ALTER TABLE items DROP COLUMN change_seq;
          ALTER TABLE organizations DROP COLUMN change_seq;
-         DELETE FROM schema_migrations WHERE version = 6`,
+         DELETE FROM schema_migrations WHERE version >= 6`,
       );
       await holder.connect();
       await holder.query('BEGIN');
@@ -151,7 +155,7 @@ describe.skipIf(skip)('PostgresStore', () => {
       // ... for longer than either deadline of a request, then goes on.
       await holder.query('SELECT pg_sleep(1.5)');
       await holder.query('COMMIT');
-      expect(await migrating).toEqual(['0006_change_feed']);
+      expect(await migrating).toEqual(['0006_change_feed', '0007_webhooks']);
       // Requests keep their deadline.
       const release = await holdLocks(fresh.url, 'LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
       try {
@@ -174,7 +178,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 6\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 7\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');
@@ -223,6 +227,17 @@ describe.skipIf(skip)('PostgresStore', () => {
       { table: 'stockroom_meta', index: 'stockroom_meta_pkey', first_column: 'key' },
       { table: 'users', index: 'users_email_normalized_key', first_column: 'email_normalized' },
       { table: 'users', index: 'users_pkey', first_column: 'id' },
+      {
+        table: 'webhook_deliveries',
+        index: 'webhook_deliveries_pending',
+        first_column: 'organization_id',
+      },
+      {
+        table: 'webhook_deliveries',
+        index: 'webhook_deliveries_pkey',
+        first_column: 'organization_id',
+      },
+      { table: 'webhooks', index: 'webhooks_pkey', first_column: 'organization_id' },
     ]);
   });
 

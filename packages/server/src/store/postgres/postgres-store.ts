@@ -6,11 +6,13 @@ import { DEFAULT_SCAN_BUDGET } from '../search.js';
 import {
   type ApiKeyRecord,
   type AuditEvent,
+  type ChangedItem,
   type ChangePage,
   type ChangeQuery,
   type Item,
   type ItemFields,
   type ItemQuery,
+  type ItemRef,
   type ItemWriteOutcome,
   type KeyContext,
   type KeySecret,
@@ -38,6 +40,7 @@ import {
   toUser,
 } from './rows.js';
 import { postgresSearchText } from './search-text.js';
+import { PostgresWebhookStore } from './webhook-store.js';
 import { planWrites } from './write-plan.js';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -67,9 +70,16 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly scanBudget: number;
   private readonly deleteBatchSize: number;
+  readonly webhooks: PostgresWebhookStore;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = createPool(connectionString, options);
+    // Bound now: the webhook store works apart from this store's methods (a test counting the
+    // calls a request makes wraps those, and the dispatcher's background work is not one).
+    this.webhooks = new PostgresWebhookStore({
+      rows: this.rows.bind(this),
+      transaction: this.transaction.bind(this),
+    });
     this.scanBudget = options.scanBudget ?? DEFAULT_SCAN_BUDGET;
     this.deleteBatchSize = options.deleteBatchSize ?? DELETE_BATCH;
   }
@@ -499,32 +509,44 @@ export class PostgresStore implements Store {
     return found;
   }
 
-  async deleteItem(organizationId: string, by: { id: string } | { sku: string }): Promise<boolean> {
-    if ('sku' in by && by.sku.includes('\u0000')) return false;
+  async deleteItem(organizationId: string, by: ItemRef): Promise<boolean> {
+    return (await this.deleteItems(organizationId, [by]))[0] === true;
+  }
+
+  async deleteItems(organizationId: string, refs: readonly ItemRef[]): Promise<boolean[]> {
     return this.transaction(async (client) => {
-      // The writers' lock first, as writeItems and deleteOrganization take it: this statement
-      // then locks the item before the organization's row, and nothing else of this
+      // The writers' lock first, as writeItems and deleteOrganization take it: these statements
+      // then lock each item before the organization's row, and nothing else of this
       // organization can hold one while waiting for the other.
       await client.query(
         "SELECT pg_advisory_xact_lock(hashtext('stockroom.items'), hashtext($1))",
         [organizationId],
       );
       const now = Date.now();
-      // The deletion's change number is taken from the organization's row (locked until the
-      // commit, as in writeItems), and the tombstone written, only when an item went.
-      const result = await client.query(
-        `WITH gone AS (
-           DELETE FROM items WHERE organization_id = $1 AND ${'id' in by ? 'id' : 'sku'} = $2
-           RETURNING id
-         ), taken AS (
-           UPDATE organizations SET change_seq = GREATEST(change_seq + 1, $3::bigint)
-           WHERE id = $1 AND EXISTS (SELECT 1 FROM gone) RETURNING change_seq
-         )
-         INSERT INTO item_tombstones (organization_id, seq, item_id, deleted_at)
-         SELECT $1, taken.change_seq, gone.id, $4 FROM gone, taken`,
-        [organizationId, 'id' in by ? by.id : by.sku, now * 1000, now],
-      );
-      return (result.rowCount ?? 0) > 0;
+      const deleted: boolean[] = [];
+      for (const by of refs) {
+        // PostgreSQL text cannot hold U+0000: no stored sku equals one that does.
+        if ('sku' in by && by.sku.includes('\u0000')) {
+          deleted.push(false);
+          continue;
+        }
+        // The deletion's change number is taken from the organization's row (locked until the
+        // commit, as in writeItems), and the tombstone written, only when an item went.
+        const result = await client.query(
+          `WITH gone AS (
+             DELETE FROM items WHERE organization_id = $1 AND ${'id' in by ? 'id' : 'sku'} = $2
+             RETURNING id
+           ), taken AS (
+             UPDATE organizations SET change_seq = GREATEST(change_seq + 1, $3::bigint)
+             WHERE id = $1 AND EXISTS (SELECT 1 FROM gone) RETURNING change_seq
+           )
+           INSERT INTO item_tombstones (organization_id, seq, item_id, deleted_at)
+           SELECT $1, taken.change_seq, gone.id, $4 FROM gone, taken`,
+          [organizationId, 'id' in by ? by.id : by.sku, now * 1000, now],
+        );
+        deleted.push((result.rowCount ?? 0) > 0);
+      }
+      return deleted;
     });
   }
 
@@ -533,12 +555,16 @@ export class PostgresStore implements Store {
     const rows = await this.rows(statement.sql, statement.params);
     const [first] = rows;
     if (!first) return { items: [], deleted: [], throughSeq: query.afterSeq, more: false };
-    const items: Array<Item & { changeSeq: number }> = [];
+    const items: ChangedItem[] = [];
     const deleted: Tombstone[] = [];
     for (const row of rows) {
       if (row.change_seq === null) continue;
       if (row.deleted_at === null) {
-        items.push({ ...toItem(row), changeSeq: row.change_seq as number });
+        items.push({
+          ...toItem(row),
+          changeSeq: row.change_seq as number,
+          createdSeq: (row.created_seq as number | null) ?? null,
+        });
       } else {
         deleted.push({
           id: row.id as string,
@@ -618,6 +644,8 @@ export class PostgresStore implements Store {
       const apiKeys = await count('DELETE FROM api_keys WHERE organization_id = $1');
       const memberships = await count('DELETE FROM memberships WHERE organization_id = $1');
       await client.query('DELETE FROM rate_limit_counters WHERE organization_id = $1', [id]);
+      await client.query('DELETE FROM webhook_deliveries WHERE organization_id = $1', [id]);
+      await client.query('DELETE FROM webhooks WHERE organization_id = $1', [id]);
       await client.query('DELETE FROM organizations WHERE id = $1', [id]);
       return { items, apiKeys, memberships };
     });
@@ -721,9 +749,9 @@ async function insertItems(
   if (items.length === 0) return;
   await client.query(
     `INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
-       custom_fields, search_text, created_at, updated_at, change_seq)
+       custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
      SELECT $1, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
-       u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq
+       u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq, u.change_seq
      FROM ${UNNEST_ITEMS}`,
     [organizationId, ...itemColumns(items, seqs)],
   );

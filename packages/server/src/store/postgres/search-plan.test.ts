@@ -198,6 +198,12 @@ describe.skipIf(skip)('search plan on PostgreSQL (200,000 items in one organizat
       'items_organization_barcode',
     ],
     ['ids', { limit: 101, ids: [lpadHex(5), lpadHex(123_456), lpadHex(199_999)] }, 'items_pkey'],
+    // More ids than the page holds: never a walk of the organization in id order, filtered.
+    [
+      '100 ids, a page of 50',
+      { limit: 50, ids: Array.from({ length: 100 }, (_, i) => lpadHex(1000 + i * 1999)) },
+      'items_pkey',
+    ],
     // (organization_id, status, id) takes all three conditions as well as the primary key.
     [
       'ids, with a status',

@@ -432,6 +432,7 @@ describe('migration 2 (search index) on a database made by migration 1', () => {
           '0005_simple_case_folding',
           '0006_key_rotation_and_audit_log',
           '0007_change_feed',
+          '0008_webhooks',
         ]);
         const first = await store.listItems('a'.repeat(24), { limit: 100 });
         expect(first.map((item) => item.sku)).toEqual(
@@ -533,6 +534,7 @@ describe('migration 4 (rowids in _id order) on a database whose rows are not', (
           '0005_simple_case_folding',
           '0006_key_rotation_and_audit_log',
           '0007_change_feed',
+          '0008_webhooks',
         ]);
         const check = new Database(file);
         try {

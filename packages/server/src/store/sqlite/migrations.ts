@@ -316,4 +316,58 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       CREATE INDEX item_tombstones_deleted_at ON item_tombstones (deleted_at);
     `,
   },
+  {
+    // Webhooks (issue 8): each webhook reads its organization's change feed from its cursor into
+    // deliveries, one pending at a time (webhooks/dispatcher.ts). items.created_seq is the
+    // change number an item's creation took, so a delivery tells created from updated exactly;
+    // rows created before this migration keep null (they predate every webhook).
+    //
+    // A pending delivery is leased by the process sending it (lease_until), so several
+    // processes never send one delivery at the same time.
+    version: 8,
+    name: 'webhooks',
+    sql: `
+      ALTER TABLE items ADD COLUMN created_seq INTEGER;
+      CREATE TABLE webhooks (
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        description TEXT,
+        secret TEXT NOT NULL,
+        enabled INTEGER NOT NULL DEFAULT 1,
+        disabled_reason TEXT,
+        cursor INTEGER NOT NULL,
+        caught_up_seq INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (organization_id, id)
+      );
+      CREATE TABLE webhook_deliveries (
+        organization_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        webhook_id TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+        payload TEXT NOT NULL,
+        event_count INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        next_attempt_at INTEGER,
+        lease_until INTEGER,
+        last_attempt_at INTEGER,
+        last_status INTEGER,
+        last_error TEXT,
+        PRIMARY KEY (organization_id, id),
+        FOREIGN KEY (organization_id, webhook_id) REFERENCES webhooks (organization_id, id)
+      );
+      CREATE INDEX webhooks_id ON webhooks (id);
+      CREATE INDEX webhook_deliveries_id ON webhook_deliveries (id);
+      CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, id);
+      CREATE UNIQUE INDEX webhook_deliveries_pending ON webhook_deliveries (organization_id, webhook_id)
+        WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
+        WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (created_at)
+        WHERE state <> 'pending';
+    `,
+  },
 ];

@@ -14,6 +14,7 @@ import {
   type Item,
   type ItemFields,
   type ItemQuery,
+  type ItemRef,
   type ItemStatus,
   type ItemWriteOutcome,
   type KeyContext,
@@ -37,6 +38,7 @@ import {
   TrigramStats,
 } from './item-search.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { SqliteWebhookStore } from './webhook-store.js';
 
 type Row = Record<string, unknown>;
 
@@ -185,6 +187,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly searchLimits: SearchLimits;
+  readonly webhooks: SqliteWebhookStore;
   /** Statistics that choose search plans (item-search.ts). */
   private readonly searchStats = {
     extents: new OrganizationExtents({ stmt: (sql) => this.rawStmt(sql) }),
@@ -223,6 +226,13 @@ export class SqliteStore implements Store {
     // journal of one statement is bounded by what its transaction wrote before it. (Sorts spill
     // to memory too in this mode: migrate() builds its indexes with files instead.)
     this.db.pragma(`temp_store = ${TEMP_STORE}`);
+    // Bound now: the webhook store works apart from this store's methods (a test counting the
+    // calls a request makes wraps those, and the dispatcher's background work is not one).
+    this.webhooks = new SqliteWebhookStore({
+      db: this.db,
+      stmt: this.stmt.bind(this),
+      run: this.run.bind(this),
+    });
   }
 
   /** Rows this store queued for the search index since it last indexed the queue. */
@@ -837,8 +847,8 @@ export class SqliteStore implements Store {
       );
       const insert = this.stmt(
         `INSERT INTO items (seq, organization_id, id, name, description, sku, barcode, status,
-           quantity, custom_fields, search_text, created_at, updated_at, change_seq)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           quantity, custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       // New rows take the next rowids of the organization's range (migration 2), read once
       // per transaction. An unknown organization gets none and fails on its foreign key.
@@ -953,6 +963,8 @@ export class SqliteStore implements Store {
             quantity: row.quantity ?? 0,
             customFields: row.customFields ?? '{}',
           };
+          // Its creation's number is also its first change's (webhooks tell created from updated).
+          const createdSeq = changes.next();
           insert.run(
             allocateSeq(),
             organizationId,
@@ -967,7 +979,8 @@ export class SqliteStore implements Store {
             searchText(item),
             now,
             now,
-            changes.next(),
+            createdSeq,
+            createdSeq,
           );
           outcomes.push('created');
         }
@@ -989,28 +1002,34 @@ export class SqliteStore implements Store {
     });
   }
 
-  async deleteItem(organizationId: string, by: { id: string } | { sku: string }): Promise<boolean> {
+  async deleteItem(organizationId: string, by: ItemRef): Promise<boolean> {
+    return (await this.deleteItems(organizationId, [by]))[0] === true;
+  }
+
+  async deleteItems(organizationId: string, refs: readonly ItemRef[]): Promise<boolean[]> {
     return this.run(() => {
-      let deleted = false;
+      const deleted: boolean[] = [];
       this.db
         .transaction(() => {
           const now = Date.now();
-          const row = (
-            'id' in by
-              ? this.stmt(
-                  'DELETE FROM items WHERE organization_id = ? AND id = ? RETURNING id',
-                ).get(organizationId, by.id)
-              : this.stmt(
-                  'DELETE FROM items WHERE organization_id = ? AND sku = ? RETURNING id',
-                ).get(organizationId, by.sku)
-          ) as { id: string } | undefined;
-          if (!row) return;
           const changes = this.changeClock(organizationId, now);
-          this.stmt(
-            'INSERT INTO item_tombstones (organization_id, seq, item_id, deleted_at) VALUES (?, ?, ?, ?)',
-          ).run(organizationId, changes.next(), row.id, now);
+          for (const by of refs) {
+            const row = (
+              'id' in by
+                ? this.stmt(
+                    'DELETE FROM items WHERE organization_id = ? AND id = ? RETURNING id',
+                  ).get(organizationId, by.id)
+                : this.stmt(
+                    'DELETE FROM items WHERE organization_id = ? AND sku = ? RETURNING id',
+                  ).get(organizationId, by.sku)
+            ) as { id: string } | undefined;
+            deleted.push(row !== undefined);
+            if (!row) continue;
+            this.stmt(
+              'INSERT INTO item_tombstones (organization_id, seq, item_id, deleted_at) VALUES (?, ?, ?, ?)',
+            ).run(organizationId, changes.next(), row.id, now);
+          }
           changes.commit();
-          deleted = true;
         })
         .immediate();
       return deleted;
@@ -1034,7 +1053,7 @@ export class SqliteStore implements Store {
         const fetch = query.limit + 1;
         const items = (
           this.rawStmt(
-            `SELECT ${ITEM_COLUMNS}, change_seq FROM items
+            `SELECT ${ITEM_COLUMNS}, change_seq, created_seq FROM items
              WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}
              ORDER BY change_seq LIMIT ?`,
           ).all(
@@ -1043,7 +1062,11 @@ export class SqliteStore implements Store {
             ...(query.status === undefined ? [] : [query.status]),
             fetch,
           ) as unknown[][]
-        ).map((row) => ({ ...toItemFromRaw(row), changeSeq: row[11] as number }));
+        ).map((row) => ({
+          ...toItemFromRaw(row),
+          changeSeq: row[11] as number,
+          createdSeq: (row[12] as number | null) ?? null,
+        }));
         const deleted = query.includeDeleted
           ? (
               this.stmt(
@@ -1090,6 +1113,8 @@ export class SqliteStore implements Store {
           if (!organization) return;
           const items = this.deleteOrganizationItems(id, organization.seq);
           this.stmt('DELETE FROM item_tombstones WHERE organization_id = ?').run(id);
+          this.stmt('DELETE FROM webhook_deliveries WHERE organization_id = ?').run(id);
+          this.stmt('DELETE FROM webhooks WHERE organization_id = ?').run(id);
           const apiKeys = this.stmt('DELETE FROM api_keys WHERE organization_id = ?').run(id);
           const memberships = this.stmt('DELETE FROM memberships WHERE organization_id = ?').run(
             id,
