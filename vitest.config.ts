@@ -10,8 +10,9 @@ import {
  * Two projects, one `npm test`:
  * - `sqlite` runs every test file; the API suite on SQLite, and the cross-engine suites (store
  *   contract, rate limiters, scale-out, db copy) on whichever engines are reachable.
- * - `postgres` runs the API suite again on PostgreSQL (a schema per server), with Redis rate
- *   limits when Redis is reachable. Without PostgreSQL it is left out, and said so here.
+ * - `postgres` runs the API, admin API and webhook suites again on PostgreSQL (a schema per server),
+ *   with Redis rate limits when Redis is reachable. Without PostgreSQL it is left out, and said
+ *   so here.
  * Under CI=true (`.ci/run`) a missing PostgreSQL or Redis fails the run instead.
  */
 export default defineConfig(async () => {
@@ -55,7 +56,11 @@ export default defineConfig(async () => {
                 extends: true as const,
                 test: {
                   name: 'postgres',
-                  include: ['packages/server/src/api/**/*.test.ts'],
+                  include: [
+                    'packages/server/src/api/**/*.test.ts',
+                    'packages/server/src/admin/**/*.test.ts',
+                    'packages/server/src/webhooks/**/*.test.ts',
+                  ],
                   env: {
                     STOCKROOM_TEST_ENGINE: 'postgres',
                     ...(redis ? {} : { STOCKROOM_TEST_REDIS_URL: TEST_REDIS_URL }),

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -253,6 +254,50 @@ describe.skipIf(!hasChromium)('@stockroom/client in a browser', () => {
     expect(result.refusal).toMatch(/organization API key in a browser/);
     expect(result.refusal).not.toContain(api.demo.key);
     expect(result.organization).toBe(api.demo.organizationId);
+  });
+
+  it('verifies a webhook delivery signed with node:crypto, with the page’s Web Crypto', async () => {
+    const key = Buffer.alloc(24, 42);
+    const id = '6743a1f2c3d4e5f6a7b8c9d0';
+    const timestamp = Math.floor(Date.now() / 1000);
+    const payload = JSON.stringify({
+      id,
+      webhookId: '6743a0e1c3d4e5f6a7b8c901',
+      organizationId: api.demo.organizationId,
+      createdAt: new Date(timestamp * 1000).toISOString(),
+      events: [{ type: 'item.deleted', occurredAt: '2026-11-24T20:59:59.500Z', item: { _id: id } }],
+    });
+    const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${payload}`).digest('base64');
+    const result = await page.evaluate(
+      async ({ payload, headers, secret }) => {
+        const mod = (
+          window as never as { client: typeof import('../packages/client/src/index.js') }
+        ).client;
+        const delivery = await mod.verifyWebhook({
+          payload,
+          headers: new Headers(headers),
+          secret,
+        });
+        const forged = await mod
+          .verifyWebhook({ payload: payload.replace('deleted', 'created'), headers, secret })
+          .then(
+            () => 'accepted',
+            (error: unknown) =>
+              error instanceof mod.WebhookVerificationError ? error.code : String(error),
+          );
+        return { id: delivery.id, events: delivery.events.length, forged };
+      },
+      {
+        payload,
+        headers: {
+          'webhook-id': id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': `v1,${mac}`,
+        },
+        secret: `whsec_${key.toString('base64')}`,
+      },
+    );
+    expect(result).toEqual({ id, events: 1, forged: 'INVALID_SIGNATURE' });
   });
 
   it('left no page errors', () => {

@@ -1,4 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,8 +14,9 @@ import { startTestServer, type TestServer } from '../packages/server/src/testing
  * The built ESM bundle of @stockroom/client run by Deno and Bun (the root's devDependencies
  * `deno` and `bun`, whose npm packages carry the binaries) against a real server: every method,
  * an error class, a connection failure, the environment defaults, and an organization key in a
- * worker thread (server-side, so not refused as in a browser's Web Worker). Deno runs without
- * --allow-env first, where merely reading `process.env` throws.
+ * worker thread (server-side, so not refused as in a browser's Web Worker), and verifyWebhook
+ * (Web Crypto) on a delivery signed here with node:crypto. Deno runs without --allow-env
+ * first, where merely reading `process.env` throws.
  */
 
 const run = promisify(execFile);
@@ -51,6 +53,7 @@ interface Report {
   notFound: { classes: boolean; code: string; status: number };
   connection: { name: string; code: string };
   worker: { accepted: boolean; error?: string };
+  webhook: { id: string; fromBytes: string; forged: string };
 }
 
 interface ProgramConfig {
@@ -58,13 +61,39 @@ interface ProgramConfig {
   apiKey: string;
   itemId: string;
   deadUrl: string;
+  webhook: { payload: string; headers: Record<string, string>; secret: string; now: string };
+}
+
+/** A webhook delivery signed as the server signs it, with node:crypto. */
+function signedDelivery(): ProgramConfig['webhook'] {
+  const key = Buffer.alloc(24, 42);
+  const id = '6743a1f2c3d4e5f6a7b8c9d0';
+  const payload = JSON.stringify({
+    id,
+    webhookId: '6743a0e1c3d4e5f6a7b8c901',
+    organizationId: '6740a1f2c3d4e5f6a7b8c9d0',
+    createdAt: '2026-11-24T21:00:00.000Z',
+    events: [{ type: 'item.deleted', occurredAt: '2026-11-24T20:59:59.500Z', item: { _id: id } }],
+  });
+  const timestamp = 1_795_640_400;
+  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${payload}`).digest('base64');
+  return {
+    payload,
+    headers: {
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': `v1,${mac}`,
+    },
+    secret: `whsec_${key.toString('base64')}`,
+    now: new Date(timestamp * 1000 + 30_000).toISOString(),
+  };
 }
 
 /** An ES module importing the bundle by URL, as a Deno or Bun program imports a package. */
 const SCRIPT = (
   bundle: string,
   config: ProgramConfig,
-) => `import { ConnectionError, NotFoundError, Stockroom, StockroomError } from ${JSON.stringify(bundle)};
+) => `import { ConnectionError, NotFoundError, Stockroom, StockroomError, verifyWebhook, WebhookVerificationError } from ${JSON.stringify(bundle)};
 
 const config = ${JSON.stringify(config)};
 // The one argument says where the key and base URL come from: "options" or "environment".
@@ -97,6 +126,17 @@ const worker = await new Promise((resolve, reject) => {
   thread.postMessage(config);
 });
 
+// A webhook delivery signed by node:crypto, verified with Web Crypto; then a forged one.
+const hook = { ...config.webhook, now: new Date(config.webhook.now) };
+const delivery = await verifyWebhook(hook);
+const fromBytes = await verifyWebhook({
+  ...hook,
+  payload: new TextEncoder().encode(hook.payload),
+  headers: new Headers(hook.headers),
+});
+const forged = await verifyWebhook({ ...hook, payload: hook.payload.replace('deleted', 'created') })
+  .then(() => 'accepted', (error) => (error instanceof WebhookVerificationError ? error.code : String(error)));
+
 console.log(JSON.stringify({
   health,
   organization: (await stockroom.organization.get())._id,
@@ -114,6 +154,7 @@ console.log(JSON.stringify({
   },
   connection: { name: refused instanceof ConnectionError ? refused.name : String(refused), code: refused.code },
   worker,
+  webhook: { id: delivery.id, fromBytes: fromBytes.id, forged },
 }));
 `;
 
@@ -150,6 +191,7 @@ describe('@stockroom/client in Deno and Bun', () => {
         apiKey: server.demo.key,
         itemId: server.demo.itemId,
         deadUrl: await deadUrl(),
+        webhook: signedDelivery(),
       }),
     );
   });
@@ -198,6 +240,11 @@ describe('@stockroom/client in Deno and Bun', () => {
       notFound: { classes: true, code: 'ITEM_NOT_FOUND', status: 404 },
       connection: { name: 'ConnectionError', code: 'CONNECTION_ERROR' },
       worker: { accepted: true },
+      webhook: {
+        id: '6743a1f2c3d4e5f6a7b8c9d0',
+        fromBytes: '6743a1f2c3d4e5f6a7b8c9d0',
+        forged: 'INVALID_SIGNATURE',
+      },
     });
     expect(report.itemKeys).toEqual([
       ['_id', 'name'],

@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +22,11 @@ import { afterAll, expect, it } from 'vitest';
  * against the client's sources. A renamed option, a changed return shape or a broken `fields`
  * narrowing fails here instead of misleading a reader. A line the docs mark as a type error
  * ("// type error", "// error de tipo") must be one.
+ *
+ * Examples that import anything besides the client (`node:crypto`, a web framework: the
+ * server-side code that receives webhooks) are checked as Node.js code, in a second program
+ * with Node's types and the repository's packages; the client examples keep no Node types, so
+ * that they stay valid in browsers and edge runtimes.
  */
 
 const run = promisify(execFile);
@@ -105,8 +118,36 @@ function toModule(snippet: Snippet): string {
   return `${imports.join('\n')}\n${CONTEXT}\nexport async function example() {\n${body.join('\n')}\n}\n`;
 }
 
+/** Server-side code: it imports something other than the client. */
+function isServerSide(snippet: Snippet): boolean {
+  return [...snippet.code.matchAll(/ from '([^']+)'/g)].some((m) => m[1] !== '@stockroom/client');
+}
+
 const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-client-docs-'));
+const serverDir = path.join(dir, 'server');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The compiler options both programs share; `types` differs. */
+const COMPILER_OPTIONS = {
+  target: 'ES2022',
+  module: 'Preserve',
+  moduleResolution: 'Bundler',
+  strict: true,
+  noEmit: true,
+  lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+  skipLibCheck: true,
+  // The type tests below are written for the repository's settings.
+  noUncheckedIndexedAccess: true,
+  paths: { '@stockroom/client': [path.join(ROOT, 'packages/client/src/index.ts')] },
+};
+
+/** Runs tsc on a program; its diagnostics, one per line. */
+async function typeCheck(project: string): Promise<string[]> {
+  const { stdout } = await run(process.execPath, [TSC, '-p', project, '--pretty', 'false']).catch(
+    (error: { stdout: string }) => ({ stdout: error.stdout }),
+  );
+  return stdout.split('\n').filter(Boolean);
+}
 
 it('the type tests and every TypeScript and JavaScript example of the client docs type-check', async () => {
   const all = SOURCES.flatMap(snippets);
@@ -129,39 +170,36 @@ it('the type tests and every TypeScript and JavaScript example of the client doc
       `${source} marks a type error`,
     ).toBe(true);
   }
-  for (const snippet of all) writeFileSync(path.join(dir, snippet.file), toModule(snippet));
+  mkdirSync(serverDir);
+  // The server-side examples resolve Node's types and their packages from the repository.
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(serverDir, 'node_modules'), 'dir');
+  for (const snippet of all) {
+    const target = isServerSide(snippet) ? serverDir : dir;
+    writeFileSync(path.join(target, snippet.file), toModule(snippet));
+  }
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'Preserve',
-        moduleResolution: 'Bundler',
-        strict: true,
-        noEmit: true,
-        types: [],
-        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-        skipLibCheck: true,
-        // The type tests below are written for the repository's settings.
-        noUncheckedIndexedAccess: true,
-        paths: { '@stockroom/client': [path.join(ROOT, 'packages/client/src/index.ts')] },
-      },
+      compilerOptions: { ...COMPILER_OPTIONS, types: [] },
       include: ['*.ts'],
       // The client's own type tests, so that `npm test` runs them too (not only typecheck).
       files: [TYPE_TESTS],
     }),
   );
-  const { stdout } = await run(process.execPath, [TSC, '-p', dir, '--pretty', 'false']).catch(
-    (error: { stdout: string }) => ({ stdout: error.stdout }),
+  writeFileSync(
+    path.join(serverDir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { ...COMPILER_OPTIONS, types: ['node'] },
+      include: ['*.ts'],
+    }),
   );
+  const programs = all.some(isServerSide) ? [dir, serverDir] : [dir];
+  const diagnostics = (await Promise.all(programs.map(typeCheck))).flat();
   // Name each failure by the document and line of its example, not the scratch file.
-  const report = stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const file = /([^/\\]+\.ts)\((\d+),\d+\): (.*)$/.exec(line);
-      const snippet = file && all.find((s) => s.file === file[1]);
-      return snippet && file ? `${snippet.where} (the block starting there): ${file[3]}` : line;
-    });
+  const report = diagnostics.map((line) => {
+    const file = /([^/\\]+\.ts)\((\d+),\d+\): (.*)$/.exec(line);
+    const snippet = file && all.find((s) => s.file === file[1]);
+    return snippet && file ? `${snippet.where} (the block starting there): ${file[3]}` : line;
+  });
   expect(report).toEqual([]);
 }, 60_000);

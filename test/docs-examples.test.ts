@@ -34,6 +34,7 @@ for (const example of examples) {
 }
 
 let server: TestServer;
+const EXAMPLE_ADMIN_TOKEN = 'docs-examples-admin-token-0123456789abcdef';
 let env: NodeJS.ProcessEnv;
 let scratch: string;
 const docUrls = new Set<string>();
@@ -47,7 +48,8 @@ function bodyOf(output: string): string {
 
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(tmpdir(), 'stockroom-docs-examples-'));
-  server = await startTestServer();
+  // With the admin API on, so the admin page's examples (port 3002, $ADMIN_TOKEN) run too.
+  server = await startTestServer({ env: { ADMIN_TOKEN: EXAMPLE_ADMIN_TOKEN, ADMIN_PORT: '0' } });
   const first = await server.request('/api/v1/inventory/items?limit=2', { key: server.demo.key });
   expect(first.status).toBe(200);
   env = {
@@ -55,6 +57,7 @@ beforeAll(async () => {
     STOCKROOM_API_KEY: server.demo.key,
     ITEM_ID: server.demo.itemId,
     CURSOR: first.body.nextCursor,
+    ADMIN_TOKEN: EXAMPLE_ADMIN_TOKEN,
   };
 });
 
@@ -72,10 +75,13 @@ describe('docs curl examples', () => {
 
   test('examples use the documented placeholders only', () => {
     for (const example of examples) {
-      expect(example.command, example.where).toMatch(/http:\/\/127\.0\.0\.1:300[01]\//);
+      expect(example.command, example.where).toMatch(/http:\/\/127\.0\.0\.1:300[012]\//);
       const variables = example.command.match(/\$[A-Z_]+/g) ?? [];
       for (const variable of variables) {
-        expect(['$STOCKROOM_API_KEY', '$ITEM_ID', '$CURSOR'], example.where).toContain(variable);
+        expect(
+          ['$STOCKROOM_API_KEY', '$ITEM_ID', '$CURSOR', '$ADMIN_TOKEN'],
+          example.where,
+        ).toContain(variable);
       }
     }
   });
@@ -85,7 +91,8 @@ describe('docs curl examples', () => {
     async ({ command, status, index }) => {
       const live = command
         .replaceAll('http://127.0.0.1:3000', server.apiUrl)
-        .replaceAll('http://127.0.0.1:3001', server.docsUrl);
+        .replaceAll('http://127.0.0.1:3001', server.docsUrl)
+        .replaceAll('http://127.0.0.1:3002', server.server.adminUrl ?? 'http://admin-api-is-off');
       // The last -o wins: the example's output goes to a file, curl prints only the status.
       const output = path.join(scratch, `${index}.out`);
       const { stdout } = await run(

@@ -1,3 +1,25 @@
+export {
+  type AdminCallOptions,
+  type AdminClientOptions,
+  type AdminItemRow,
+  type AdminKey,
+  type AdminKeyState,
+  type AdminKeyWithSecret,
+  type AdminOrganization,
+  type AdminOrganizationDeletion,
+  type AdminOrganizationDetail,
+  type BulkDeleteResult,
+  type BulkUpsertOptions,
+  type BulkUpsertResult,
+  type BulkUpsertRow,
+  type CreateKeyInput,
+  type CreateOrganizationInput,
+  createAdminClient,
+  ItemsRejectedError,
+  StockroomAdmin,
+  type UpdateOrganizationInput,
+  type UpsertMode,
+} from './admin.js';
 export { ApiPromise, type WithResponse } from './api-promise.js';
 export { Stockroom, type StockroomOptions } from './client.js';
 export {
@@ -42,3 +64,14 @@ export type {
   SyncPage,
   SyncParams,
 } from './types.js';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookDelivery,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookHeaders,
+  type WebhookPayload,
+  WebhookVerificationError,
+  type WebhookVerificationErrorCode,
+} from './webhooks.js';

@@ -20,6 +20,13 @@ import {
   type StockroomError,
   type SyncExpiredError,
   type SyncPage,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookDelivery,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookVerificationError,
+  type WebhookVerificationErrorCode,
 } from './index.js';
 import type { GetItemParams, ItemQuery, ItemsQuery, ListItemsParams } from './types.js';
 
@@ -236,3 +243,49 @@ expectTypeOf<keyof paths>().toEqualTypeOf<
   | '/api/v1/inventory/items'
   | '/api/v1/inventory/item'
 >();
+
+// Webhooks: verifyWebhook resolves to the typed delivery; events narrow on `type`.
+declare const rawBody: string;
+declare const rawBytes: Uint8Array;
+// What Node's IncomingMessage.headers is (IncomingHttpHeaders), without Node's types.
+declare const nodeHeaders: {
+  [name: string]: string | string[] | undefined;
+  'set-cookie'?: string[];
+};
+declare const secretFromEnv: string | undefined;
+const delivery = await verifyWebhook({
+  payload: rawBody,
+  headers: nodeHeaders,
+  secret: secretFromEnv,
+});
+expectTypeOf(delivery).toEqualTypeOf<WebhookDelivery>();
+expectTypeOf(delivery.events).toEqualTypeOf<WebhookEvent[]>();
+expectTypeOf<WebhookEventType>().toEqualTypeOf<'item.created' | 'item.updated' | 'item.deleted'>();
+for (const event of delivery.events) {
+  if (event.type === 'item.deleted') expectTypeOf(event.item).toEqualTypeOf<{ _id: string }>();
+  else expectTypeOf(event.item).toEqualTypeOf<InventoryItem>();
+  expectTypeOf(event.occurredAt).toEqualTypeOf<string>();
+}
+await verifyWebhook({
+  payload: rawBytes,
+  headers: new Headers(),
+  secret: 'whsec_…',
+  toleranceSeconds: 60,
+  now: new Date(),
+});
+await verifyWebhook({ payload: new ArrayBuffer(8), headers: { 'webhook-id': 'x' }, secret: '' });
+// @ts-expect-error the payload is the raw body, not the parsed JSON
+await verifyWebhook({ payload: delivery, headers: nodeHeaders, secret: secretFromEnv });
+// @ts-expect-error the secret is required (undefined is accepted, and rejected when called)
+await verifyWebhook({ payload: rawBody, headers: nodeHeaders });
+expectTypeOf<VerifyWebhookOptions['now']>().toEqualTypeOf<Date | undefined>();
+expectTypeOf<WebhookVerificationError['code']>().toEqualTypeOf<WebhookVerificationErrorCode>();
+expectTypeOf<WebhookVerificationErrorCode>().toEqualTypeOf<
+  | 'MISSING_HEADERS'
+  | 'INVALID_SECRET'
+  | 'TIMESTAMP_OUT_OF_RANGE'
+  | 'INVALID_SIGNATURE'
+  | 'INVALID_PAYLOAD'
+>();
+expectTypeOf<WebhookVerificationError>().toExtend<Error>();
+expectTypeOf<WebhookVerificationError>().not.toExtend<StockroomError>();

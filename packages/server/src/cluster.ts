@@ -30,25 +30,36 @@ interface ReadyMessage {
   type: typeof READY;
   apiUrl: string;
   docsUrl: string;
+  /** Null when the admin API is off. */
+  adminUrl: string | null;
 }
 
 function isReady(message: unknown): message is ReadyMessage {
   return (message as ReadyMessage | null)?.type === READY;
 }
 
-/** In a worker: the ports the primary chose (so `--port 0` means one port for all). */
+/**
+ * In a worker: the ports the primary chose (so `--port 0` means one port for all). Every
+ * worker listens on the admin port too, as on the API's: the cluster shares it, so an admin
+ * request, like an API request, may land on any worker (they share the database).
+ */
 export function workerConfig(config: Config): Config {
-  const [port, docsPort] = process.env[PORTS_ENV]?.split(':').map(Number) ?? [];
+  const [port, docsPort, adminPort] = process.env[PORTS_ENV]?.split(':').map(Number) ?? [];
   if (port === undefined || docsPort === undefined) return config;
-  return { ...config, port, docsPort };
+  return { ...config, port, docsPort, ...(adminPort === undefined ? {} : { adminPort }) };
 }
 
 /** In a worker: tells the primary this process is listening. */
-export function reportReady(urls: { apiUrl: string; docsUrl: string }): void {
+export function reportReady(urls: {
+  apiUrl: string;
+  docsUrl: string;
+  adminUrl?: string | null;
+}): void {
   process.send?.({
     type: READY,
     apiUrl: urls.apiUrl,
     docsUrl: urls.docsUrl,
+    adminUrl: urls.adminUrl ?? null,
   } satisfies ReadyMessage);
 }
 
@@ -74,6 +85,7 @@ export interface PrimaryOptions {
     apiUrl: string;
     docsUrl: string;
     metricsUrl: string | null;
+    adminUrl: string | null;
     demo: DemoSeed | null;
   }): string;
 }
@@ -113,7 +125,17 @@ export async function runPrimary(
   const rateLimits = store.engine === 'sqlite' && !config.redisUrl ? new MemoryRateLimiter() : null;
   const apiPort = config.port === 0 ? await freePort(config.host) : config.port;
   const docsPort = config.docsPort === 0 ? await freePort(config.host) : config.docsPort;
-  const env = { [PORTS_ENV]: `${apiPort}:${docsPort}` };
+  // The admin port only when the admin API is on: otherwise it is never opened.
+  const adminPort =
+    config.adminToken === null
+      ? null
+      : config.adminPort === 0
+        ? await freePort(config.adminHost)
+        : config.adminPort;
+  const env = {
+    [PORTS_ENV]:
+      adminPort === null ? `${apiPort}:${docsPort}` : `${apiPort}:${docsPort}:${adminPort}`,
+  };
 
   const ready = new Set<number>();
   // METRICS_PORT is served here, summing the ready workers' metrics on each scrape.
@@ -157,6 +179,7 @@ export async function runPrimary(
             apiUrl: message.apiUrl,
             docsUrl: message.docsUrl,
             metricsUrl: metricsServer?.url ?? null,
+            adminUrl: message.adminUrl,
             demo,
           })}\n`,
         );

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type DestinationPolicy, parseAllowedNetworks } from './webhooks/destination.js';
 
 /** Every setting the service reads, validated once at boot. */
 export interface Config {
@@ -38,10 +39,30 @@ export interface Config {
    * point answers 410 SYNC_EXPIRED.
    */
   syncRetentionMs: number;
+  /** Whether this process delivers webhooks (WEBHOOKS=on|off, default on). */
+  webhooksEnabled: boolean;
+  /** Non-public networks webhooks may reach (WEBHOOK_ALLOWED_NETWORKS; none by default). */
+  webhookDestinations: DestinationPolicy;
+  /** Delay before each retry of a failed delivery, ms (WEBHOOK_RETRY_DELAYS). */
+  webhookRetryDelaysMs: number[];
+  /**
+   * How often a process looks for changes to deliver, and how long an organization's changes
+   * must have settled before they are (WEBHOOK_POLL_INTERVAL, default 1s).
+   */
+  webhookPollMs: number;
   /** Port of the Prometheus metrics endpoint (METRICS_PORT); null: no metrics (the default). */
   metricsPort: number | null;
   /** Interface the metrics endpoint binds (METRICS_HOST, default 127.0.0.1). */
   metricsHost: string;
+  /**
+   * Bearer token of the admin API (ADMIN_TOKEN, at least 32 characters); null: the admin API
+   * is off (the default) and its port is not opened.
+   */
+  adminToken: string | null;
+  /** Port of the admin API (ADMIN_PORT, default 3002); used only with ADMIN_TOKEN. */
+  adminPort: number;
+  /** Interface the admin API binds (ADMIN_HOST, default 127.0.0.1). */
+  adminHost: string;
   logLevel: string;
   nodeEnv: string;
 }
@@ -136,6 +157,60 @@ function syncRetention(raw: string | undefined): number {
   return seconds * 1000;
 }
 
+export const DEFAULT_WEBHOOK_RETRY_DELAYS = '30s,2m,10m,1h,3h,6h,12h,24h';
+const MS_PER_UNIT = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A duration with a unit (`250ms`, `30s`, `2m`, `1h`, `1d`) in ms, or null when unreadable. */
+function durationMs(value: string): number | null {
+  const match = /^(\d{1,7})(ms|s|m|h|d)$/.exec(value);
+  return match ? Number(match[1]) * MS_PER_UNIT[match[2] as keyof typeof MS_PER_UNIT] : null;
+}
+
+/** WEBHOOK_RETRY_DELAYS: up to 20 durations of at most 7d each, or `none` (one attempt only). */
+function webhookRetryDelays(raw: string | undefined): number[] {
+  const value = raw === undefined || raw === '' ? DEFAULT_WEBHOOK_RETRY_DELAYS : raw.trim();
+  if (value === 'none') return [];
+  const delays = value.split(',').map((part) => durationMs(part.trim()));
+  if (delays.length > 20 || delays.some((delay) => delay === null || delay > 7 * 86_400_000)) {
+    throw new ConfigError(
+      `WEBHOOK_RETRY_DELAYS must be up to 20 comma-separated durations of at most 7d (the wait before each retry, e.g. ${DEFAULT_WEBHOOK_RETRY_DELAYS}) or "none", got "${value}"`,
+    );
+  }
+  return delays as number[];
+}
+
+/** WEBHOOK_POLL_INTERVAL: from 10ms to 1m, default 1s. */
+function webhookPoll(raw: string | undefined): number {
+  const value = raw === undefined || raw === '' ? '1s' : raw.trim();
+  const ms = durationMs(value);
+  if (ms === null || ms < 10 || ms > 60_000) {
+    throw new ConfigError(
+      `WEBHOOK_POLL_INTERVAL must be a duration from 10ms to 1m such as 1s or 500ms, got "${value}"`,
+    );
+  }
+  return ms;
+}
+
+function webhooksEnabled(raw: string | undefined): boolean {
+  const value = raw === undefined || raw === '' ? 'on' : raw.trim().toLowerCase();
+  if (value === 'on' || value === 'true') return true;
+  if (value === 'off' || value === 'false') return false;
+  throw new ConfigError(
+    `WEBHOOKS must be "on" (this process delivers webhooks) or "off", got "${raw}"`,
+  );
+}
+
+/** WEBHOOK_ALLOWED_NETWORKS, read into a destination policy (webhooks/destination.ts). */
+export function webhookDestinations(raw: string | undefined): DestinationPolicy {
+  try {
+    return parseAllowedNetworks(raw ?? '');
+  } catch (error) {
+    throw new ConfigError(
+      `WEBHOOK_ALLOWED_NETWORKS must be comma-separated IP addresses or CIDR networks (e.g. 10.0.0.0/8,127.0.0.1): ${(error as Error).message}`,
+    );
+  }
+}
+
 function corsOrigins(raw: string | undefined): '*' | string[] {
   if (raw === undefined || raw.trim() === '' || raw.trim() === '*') return '*';
   const origins = raw
@@ -173,6 +248,62 @@ function metricsPort(raw: string | undefined, apiPort: number, docsPort: number)
     );
   }
   return value;
+}
+
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+const MAX_ADMIN_TOKEN_LENGTH = 512;
+
+/**
+ * ADMIN_TOKEN: unset or empty turns the admin API off. A set token must be long enough not to
+ * be guessed, and header-safe. Messages never quote it: a config error may end up in a log.
+ */
+function adminToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  const hint = `ADMIN_TOKEN must be ${MIN_ADMIN_TOKEN_LENGTH} to ${MAX_ADMIN_TOKEN_LENGTH} visible ASCII characters without spaces (e.g. the output of \`openssl rand -hex 32\`), or unset to turn the admin API off`;
+  if (!/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError(
+      `${hint}; the value set contains a space or another character that cannot be sent in an HTTP header`,
+    );
+  }
+  if (raw.length < MIN_ADMIN_TOKEN_LENGTH || raw.length > MAX_ADMIN_TOKEN_LENGTH) {
+    throw new ConfigError(`${hint}; the value set is ${raw.length} characters long`);
+  }
+  return raw;
+}
+
+/** ADMIN_PORT: checked against the other ports only when the admin API is on. */
+function adminPort(
+  raw: string | undefined,
+  on: boolean,
+  others: { PORT: number; DOCS_PORT: number; METRICS_PORT: number | null },
+): number {
+  const value = port('ADMIN_PORT', raw, 3002);
+  if (!on || value === 0) return value;
+  const clash = Object.entries(others).find(([, other]) => other === value);
+  if (clash) {
+    throw new ConfigError(
+      `ADMIN_PORT must differ from PORT, DOCS_PORT and METRICS_PORT (the admin API is served apart), but it equals ${clash[0]} (${value})`,
+    );
+  }
+  return value;
+}
+
+function adminSettings(
+  env: Env,
+  apiPort: number,
+  docsPort: number,
+): Pick<Config, 'adminToken' | 'adminPort' | 'adminHost'> {
+  const token = adminToken(env.ADMIN_TOKEN);
+  const metrics = metricsPort(env.METRICS_PORT, apiPort, docsPort);
+  return {
+    adminToken: token,
+    adminPort: adminPort(env.ADMIN_PORT, token !== null, {
+      PORT: apiPort,
+      DOCS_PORT: docsPort,
+      METRICS_PORT: metrics,
+    }),
+    adminHost: env.ADMIN_HOST || '127.0.0.1',
+  };
 }
 
 /** Builds the typed configuration from the environment; flags are passed in as env-style overrides. */
@@ -228,8 +359,13 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
     trustProxy: trustProxy(merged.TRUST_PROXY),
     authFailureLimit: authFailureLimit(merged.AUTH_FAILURE_LIMIT),
     syncRetentionMs: syncRetention(merged.SYNC_RETENTION),
+    webhooksEnabled: webhooksEnabled(merged.WEBHOOKS),
+    webhookDestinations: webhookDestinations(merged.WEBHOOK_ALLOWED_NETWORKS),
+    webhookRetryDelaysMs: webhookRetryDelays(merged.WEBHOOK_RETRY_DELAYS),
+    webhookPollMs: webhookPoll(merged.WEBHOOK_POLL_INTERVAL),
     metricsPort: metricsPort(merged.METRICS_PORT, apiPort, docsPort),
     metricsHost: merged.METRICS_HOST || '127.0.0.1',
+    ...adminSettings(merged, apiPort, docsPort),
     logLevel,
     nodeEnv: merged.NODE_ENV || 'development',
   };

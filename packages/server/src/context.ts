@@ -10,6 +10,7 @@ import { KeyVerifier } from './keys/verifier.js';
 import { type Metrics, NO_METRICS, PrometheusMetrics } from './metrics/metrics.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 /** The services a server process builds once at boot and shares with every request. */
 export interface Services {
@@ -20,6 +21,10 @@ export interface Services {
   usage: KeyUsageRecorder;
   /** Invalid-key outcomes per client address (AUTH_FAILURE_LIMIT); null when turned off. */
   authFailures: AuthFailureThrottle | null;
+  /**
+   * Sends webhook deliveries (started once the schema is migrated); null with WEBHOOKS=off.
+   */
+  webhooks: WebhookDispatcher | null;
   /** Prometheus metrics when METRICS_PORT is set; NO_METRICS otherwise. */
   metrics: Metrics;
   /** Resolved public docs URL (used in error `docUrl`s). */
@@ -47,13 +52,16 @@ export async function createServices(config: Config, options: ServiceOptions): P
     poolSize: config.databasePoolSize,
     timeoutMs: config.databaseTimeoutMs,
   });
+  const log = {
+    warn: (object: Record<string, unknown>, message: string) =>
+      options.logger?.warn(object, message),
+    info: (object: Record<string, unknown>, message: string) =>
+      options.logger?.info(object, message),
+  };
   const rateLimiter = await createRateLimiter(
     config,
     store,
-    {
-      warn: (object, message) => options.logger?.warn(object, message),
-      info: (object, message) => options.logger?.info(object, message),
-    },
+    log,
     options.primary ? { primary: options.primary } : {},
   );
   const usage = new KeyUsageRecorder(store, 5_000, (error) =>
@@ -63,6 +71,17 @@ export async function createServices(config: Config, options: ServiceOptions): P
     options.logger?.warn({ err: error }, 'could not drop expired tombstones'),
   );
   const limit = config.authFailureLimit;
+  const metrics = config.metricsPort === null ? NO_METRICS : new PrometheusMetrics(store);
+  const webhooks = config.webhooksEnabled
+    ? new WebhookDispatcher({
+        store,
+        policy: config.webhookDestinations,
+        retryDelaysMs: config.webhookRetryDelaysMs,
+        pollMs: config.webhookPollMs,
+        log,
+        metrics,
+      })
+    : null;
   return {
     config,
     store,
@@ -70,10 +89,12 @@ export async function createServices(config: Config, options: ServiceOptions): P
     rateLimiter,
     usage,
     authFailures: limit ? new AuthFailureThrottle(limit.max, limit.windowSeconds) : null,
-    metrics: config.metricsPort === null ? NO_METRICS : new PrometheusMetrics(store),
+    webhooks,
+    metrics,
     publicDocsUrl: options.publicDocsUrl,
     publicApiUrl: options.publicApiUrl,
     async close() {
+      await webhooks?.close();
       await purger.close();
       await usage.close();
       await rateLimiter.close();

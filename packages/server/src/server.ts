@@ -3,6 +3,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { createAdminApp } from './admin/app.js';
 import { createApiApp } from './api/app.js';
 import { reportReady, resolveWorkers, runPrimary, workerConfig } from './cluster.js';
 import { type Config, isPostgresUrl } from './config.js';
@@ -22,11 +23,15 @@ export interface RunningServer {
   docsUrl: string;
   /** The Prometheus endpoint of this process (METRICS_PORT); null when off or in a worker. */
   metricsUrl: string | null;
+  /** The admin API's base URL (ADMIN_PORT on ADMIN_HOST); null when ADMIN_TOKEN is unset. */
+  adminUrl: string | null;
   services: Services;
   /** Set when this start seeded the demo organization. */
   demo: DemoSeed | null;
   api: FastifyInstance;
   docs: FastifyInstance;
+  /** The admin API host; null when ADMIN_TOKEN is unset. */
+  admin: FastifyInstance | null;
   /** Stops accepting, finishes in-flight requests, then closes the database. */
   close(): Promise<void>;
 }
@@ -106,12 +111,19 @@ export async function startServer(
   for (let attempt = 1; ; attempt++) {
     const apiPort = config.port === 0 ? await choose(config.host) : config.port;
     const docsPort = config.docsPort === 0 ? await choose(config.host) : config.docsPort;
+    // The admin port only when the admin API is on: otherwise it is never opened.
+    const adminPort =
+      config.adminToken !== null && config.adminPort === 0
+        ? await choose(config.adminHost)
+        : config.adminPort;
     try {
-      return await startOnce(config, options, apiPort, docsPort, seeded);
+      return await startOnce(config, options, { apiPort, docsPort, adminPort }, seeded);
     } catch (error) {
       const { code, port } = error as { code?: string; port?: number };
       const chosen =
-        (config.port === 0 && port === apiPort) || (config.docsPort === 0 && port === docsPort);
+        (config.port === 0 && port === apiPort) ||
+        (config.docsPort === 0 && port === docsPort) ||
+        (config.adminToken !== null && config.adminPort === 0 && port === adminPort);
       if (code !== 'EADDRINUSE' || !chosen || attempt >= PORT_ATTEMPTS) throw error;
     }
   }
@@ -120,10 +132,10 @@ export async function startServer(
 async function startOnce(
   config: Config,
   options: StartOptions,
-  apiPort: number,
-  docsPort: number,
+  ports: { apiPort: number; docsPort: number; adminPort: number },
   seeded: { demo?: DemoSeed | null },
 ): Promise<RunningServer> {
+  const { apiPort, docsPort, adminPort } = ports;
   const apiUrl = config.publicApiUrl ?? `http://${urlHost(config.host)}:${apiPort}`;
   const docsUrl = config.publicDocsUrl ?? `http://${urlHost(config.host)}:${docsPort}`;
   const logger = options.logger === undefined ? false : options.logger;
@@ -140,6 +152,7 @@ async function startOnce(
   const apps: FastifyInstance[] = [];
   try {
     await services.store.migrate();
+    services.webhooks?.start();
     seeded.demo ??= (await shouldSeed(config, services, options.demo ?? false))
       ? await seedDemo(services.store)
       : null;
@@ -155,18 +168,31 @@ async function startOnce(
       logger: logger ? logger.child({ app: 'docs' }) : false,
     });
     apps.push(docs);
+    // The admin API (ADMIN_TOKEN set): its own app on its own port, never on the API's.
+    const adminToken = config.adminToken;
+    const adminUrl =
+      adminToken === null ? null : `http://${urlHost(config.adminHost)}:${adminPort}`;
+    const admin =
+      adminToken === null || adminUrl === null
+        ? null
+        : await createAdminApp(services, adminToken, {
+            adminUrl,
+            logger: logger ? logger.child({ app: 'admin' }) : false,
+          });
+    if (admin) apps.push(admin);
     // close() closes the connections idle at that moment. One serving a request in flight
     // would stay open after its response (keep-alive) and hold close() up for the keep-alive
     // timeout (72 s): such responses ask the client to hang up, as Fastify does for requests
     // that arrive while it closes.
     let draining = false;
-    for (const app of [api, docs]) {
+    for (const app of apps) {
       app.addHook('onSend', async (_request, reply) => {
         if (draining) reply.header('connection', 'close');
       });
     }
     await api.listen({ port: apiPort, host: config.host });
     await docs.listen({ port: docsPort, host: config.host });
+    await admin?.listen({ port: adminPort, host: config.adminHost });
     let metricsServer: MetricsServer | null = null;
     const metrics = services.metrics;
     if (metrics instanceof PrometheusMetrics && config.metricsPort !== null) {
@@ -189,14 +215,16 @@ async function startOnce(
       apiUrl,
       docsUrl,
       metricsUrl: metricsServer?.url ?? null,
+      adminUrl,
       services,
       demo,
       api,
       docs,
+      admin,
       close() {
         closing ??= (async () => {
           draining = true;
-          await Promise.all([api.close(), docs.close(), metricsServer?.close()]);
+          await Promise.all([api.close(), docs.close(), admin?.close(), metricsServer?.close()]);
           await services.close();
         })();
         return closing;
@@ -210,7 +238,13 @@ async function startOnce(
 }
 
 function banner(
-  server: { apiUrl: string; docsUrl: string; metricsUrl: string | null; demo: DemoSeed | null },
+  server: {
+    apiUrl: string;
+    docsUrl: string;
+    metricsUrl: string | null;
+    adminUrl?: string | null;
+    demo: DemoSeed | null;
+  },
   workers = 1,
 ): string {
   const lines = [
@@ -219,6 +253,9 @@ function banner(
     `  API:  ${server.apiUrl}/api/v1`,
     `  Docs: ${server.docsUrl}/en/docs/introduction  (llms.txt: ${server.docsUrl}/llms.txt)`,
     ...(server.metricsUrl ? [`  Metrics: ${server.metricsUrl}`] : []),
+    ...(server.adminUrl
+      ? [`  Admin: ${server.adminUrl}/admin/v1  (Authorization: Bearer $ADMIN_TOKEN)`]
+      : []),
     '',
   ];
   if (server.demo) {
@@ -241,7 +278,7 @@ function banner(
 
 /** What `serve --json` prints once listening: the one JSON object on stdout. */
 export function readyJson(
-  urls: { apiUrl: string; docsUrl: string; metricsUrl: string | null },
+  urls: { apiUrl: string; docsUrl: string; metricsUrl: string | null; adminUrl?: string | null },
   demo: DemoSeed | null,
 ): Record<string, unknown> {
   return {
@@ -249,6 +286,8 @@ export function readyJson(
     docsUrl: urls.docsUrl,
     // Only when METRICS_PORT is set: the object is otherwise what it always was.
     ...(urls.metricsUrl ? { metricsUrl: urls.metricsUrl } : {}),
+    // Only when ADMIN_TOKEN is set, likewise.
+    ...(urls.adminUrl ? { adminUrl: urls.adminUrl } : {}),
     demo: demo
       ? {
           organizationId: demo.organization.id,

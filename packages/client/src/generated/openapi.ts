@@ -512,7 +512,91 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    itemChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Item changes of an organization (a webhook delivery)
+         * @description Sent to the URL of each webhook (`stockroom webhook create`) after items of its organization change: up to 100 events in change order, coalesced (an item appears once, in its latest state). Signed with the Standard Webhooks scheme: verify `webhook-signature` over `<webhook-id>.<webhook-timestamp>.<raw body>` with the webhook secret (the client library’s `verifyWebhook` does it). Answer with any 2xx within 10 seconds; anything else is retried with backoff. Deliveries can repeat: deduplicate on `webhook-id`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The delivery id; the same on every retry of the delivery.
+                     * @example 6743a1f2c3d4e5f6a7b8c9d0
+                     */
+                    "webhook-id": string;
+                    /**
+                     * @description Unix seconds when this attempt was sent.
+                     * @example 1732482000
+                     */
+                    "webhook-timestamp": string;
+                    /**
+                     * @description `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the bytes of the secret after `whsec_`.
+                     * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                     */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The delivery id (as in `webhook-id`). */
+                        id: string;
+                        webhookId: string;
+                        organizationId: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-24T21:00:00.120Z
+                         */
+                        createdAt: string;
+                        events: {
+                            /**
+                             * @description `item.created`: a new item (never sent to this webhook before; during a backlog an item changed again may come as `item.created` twice); `item.updated`: an item sent before (or older than the webhook) changed; `item.deleted`: it was deleted (the item then holds only `_id`).
+                             * @enum {string}
+                             */
+                            type: "item.created" | "item.updated" | "item.deleted";
+                            /**
+                             * Format: date-time
+                             * @description The item’s updatedAt, or the time of the deletion.
+                             * @example 2026-11-24T21:00:00.120Z
+                             */
+                            occurredAt: string;
+                            item: components["schemas"]["InventoryItem"] | {
+                                _id: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer, or none within 10 s, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**

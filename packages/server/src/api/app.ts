@@ -16,6 +16,7 @@ import { maskKeys } from '../keys/format.js';
 import { RateLimiterUnavailableError } from '../keys/rate-limit.js';
 import { StoreUnavailableError } from '../store/types.js';
 import { VERSION } from '../version.js';
+import { OPENAPI_WEBHOOKS } from '../webhooks/openapi.js';
 import { authenticate, authorize, WWW_AUTHENTICATE } from './auth.js';
 import { ApiError, errorBody } from './errors.js';
 import { compileQueryValidator } from './query-validator.js';
@@ -266,6 +267,7 @@ export async function createApiApp(
       // The URL this process serves (PUBLIC_API_URL, or the port it actually bound), so that
       // clients generated from the document call this server rather than a default.
       servers: [{ url: services.publicApiUrl }],
+      webhooks: OPENAPI_WEBHOOKS,
       components: {
         securitySchemes: {
           ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },

@@ -1,7 +1,7 @@
-import os from 'node:os';
 import { type Command, InvalidArgumentError } from 'commander';
 import { isId } from '../ids.js';
-import type { AuditEvent, NewAuditEvent, Store } from '../store/types.js';
+import { type AuditInput, cliActor, recordAudit as record } from '../operations/audit.js';
+import type { AuditEvent, Store } from '../store/types.js';
 import { contextOf, withStore } from './context.js';
 import { CliError } from './errors.js';
 import { iso, table } from './output.js';
@@ -9,25 +9,12 @@ import { iso, table } from './output.js';
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
 
-/** Who runs the CLI: the operating-system user, which is what an operator can be held to. */
-function cliActor(): string {
-  try {
-    return `cli:${os.userInfo().username}`;
-  } catch {
-    // No passwd entry for the uid (some containers).
-    return `cli:uid-${process.getuid?.() ?? 'unknown'}`;
-  }
-}
-
 /**
- * Records what an operator just did. Called after the change succeeded, on the same store:
- * a failed change leaves no event, and the event never carries a secret or a hash.
+ * Records what an operator just did with the CLI (actor `cli:<operating-system user>`). The
+ * operations shared with the admin API record through operations/audit.ts directly.
  */
-export async function recordAudit(
-  store: Store,
-  event: Omit<NewAuditEvent, 'actor' | 'details'> & { details?: Record<string, unknown> },
-): Promise<void> {
-  await store.appendAuditEvent({ ...event, details: event.details ?? {}, actor: cliActor() });
+export async function recordAudit(store: Store, event: AuditInput): Promise<void> {
+  await record(store, cliActor(), event);
 }
 
 export function auditView(event: AuditEvent) {

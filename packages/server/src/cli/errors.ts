@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { ImportFileError } from '../items/errors.js';
+import { OperationError, type Problem } from '../operations/errors.js';
 import { ServeLockError } from '../serve-lock.js';
 import { StoreConflictError, StoreUnavailableError } from '../store/types.js';
 
@@ -24,6 +25,8 @@ export type CliErrorCode =
   | 'ALREADY_SERVING'
   | 'FILE_EXISTS'
   | 'NOT_SUPPORTED'
+  | 'WEBHOOK_NOT_FOUND'
+  | 'DESTINATION_REFUSED'
   | 'INTERNAL_ERROR';
 
 export class CliError extends Error {
@@ -60,6 +63,7 @@ export function toCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
   if (error instanceof CommanderError) return usageError(commanderMessage(error));
   if (error instanceof ImportFileError) return new CliError('INVALID_FILE', error.message);
+  if (error instanceof OperationError) return cliErrorFor(error.problem);
   if (error instanceof StoreConflictError) return new CliError('CONFLICT', error.message);
   if (error instanceof StoreUnavailableError) return new CliError('DATABASE_ERROR', error.message);
   if (error instanceof ConfigError) return new CliError('INVALID_CONFIG', error.message);
@@ -71,4 +75,52 @@ export function toCliError(error: unknown): CliError {
     return new CliError('DATABASE_ERROR', `database error: ${message}`);
   }
   return new CliError('INTERNAL_ERROR', message);
+}
+
+/**
+ * A refused operation (operations/*.ts) in the CLI's words: the codes and messages the CLI
+ * has always printed, naming flags and the commands that fix the problem.
+ */
+export function cliErrorFor(problem: Problem): CliError {
+  switch (problem.code) {
+    case 'SLUG_UNDERIVABLE':
+      return usageError(
+        `cannot derive a slug from the name ${JSON.stringify(problem.name)}; pass --slug`,
+      );
+    case 'INVALID_SLUG':
+      return usageError(`option '--slug <SLUG>' argument is invalid. ${problem.message}`);
+    case 'NOTHING_TO_UPDATE':
+      return usageError('nothing to update; pass --name, --enable-feature or --disable-feature');
+    case 'FEATURE_CONFLICT':
+      return usageError(
+        `cannot both enable and disable the feature ${JSON.stringify(problem.feature)}`,
+      );
+    case 'ORGANIZATION_GONE':
+      return new CliError(
+        'ORGANIZATION_NOT_FOUND',
+        `organization ${problem.organization.id} is gone`,
+      );
+    case 'USER_NOT_FOUND':
+      return new CliError(
+        'USER_NOT_FOUND',
+        `no user with id or email ${JSON.stringify(problem.ref)}`,
+      );
+    case 'NOT_A_MEMBER': {
+      const { user, organization } = problem;
+      return new CliError(
+        'NOT_A_MEMBER',
+        `${user.email} is not a member of ${organization.slug}; add them with \`stockroom user create --org ${organization.slug} --email ${user.email}\``,
+      );
+    }
+    case 'KEY_REVOKED':
+      return new CliError(
+        'KEY_REVOKED',
+        `key ${problem.key.id} is revoked and cannot be ${problem.action}; revocation is permanent, create a new key`,
+      );
+    case 'KEY_REVOKED_DURING_ROTATION':
+      return new CliError(
+        'KEY_REVOKED',
+        `key ${problem.id} was revoked while it was being rotated`,
+      );
+  }
 }

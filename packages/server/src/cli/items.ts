@@ -1,8 +1,8 @@
-import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { ImportFileError } from '../items/errors.js';
-import { type ImportResult, importItems } from '../items/import.js';
-import { recordAudit } from './audit.js';
+import type { ImportResult } from '../items/import.js';
+import { cliActor } from '../operations/audit.js';
+import { deleteItem, importItemsFile } from '../operations/items.js';
 import { contextOf, withStore } from './context.js';
 import { CliError, usageError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
@@ -60,19 +60,10 @@ one that is not UTF-8, writes nothing.`,
       const { result, slug } = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, opts.org);
         try {
-          const result = await importItems(store, organization.id, path.resolve(file), {
+          const result = await importItemsFile(store, cliActor(), organization, file, {
             strict,
             onProgress: (p) => progress.update(p),
           });
-          if (result.created + result.updated > 0) {
-            const { created, updated, unchanged, failed } = result;
-            await recordAudit(store, {
-              organizationId: organization.id,
-              action: 'items.imported',
-              target: null,
-              details: { file: path.basename(file), created, updated, unchanged, failed },
-            });
-          }
           return { result, slug: organization.slug };
         } catch (error) {
           // Name the file in the one stderr line: "items.csv, line 7: invalid CSV: …".
@@ -119,15 +110,9 @@ one that is not UTF-8, writes nothing.`,
       const what = 'id' in by ? `id ${by.id}` : `sku ${JSON.stringify(by.sku)}`;
       const slug = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, opts.org);
-        if (!(await store.deleteItem(organization.id, by))) {
+        if (!(await deleteItem(store, cliActor(), organization, by))) {
           throw new CliError('ITEM_NOT_FOUND', `no item with ${what} in ${organization.slug}`);
         }
-        await recordAudit(store, {
-          organizationId: organization.id,
-          action: 'items.deleted',
-          target: opts.id ?? null,
-          details: { ...by },
-        });
         return organization.slug;
       });
       context.out.success({ deleted: true, ...by }, `Deleted the item with ${what} from ${slug}`);

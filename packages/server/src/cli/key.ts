@@ -1,12 +1,18 @@
 import { type Command, Option } from 'commander';
-import { issueKey, rotateKey } from '../keys/issue.js';
 import { PERMISSIONS } from '../keys/permissions.js';
-import type { ApiKeyRecord, AuditAction, RateLimitPolicy, Store } from '../store/types.js';
-import { recordAudit } from './audit.js';
+import { cliActor } from '../operations/audit.js';
+import {
+  createKey,
+  expiryFrom,
+  keyUserEmail,
+  revokeKey,
+  rotateKey,
+  setKeyEnabled,
+} from '../operations/keys.js';
+import type { ApiKeyRecord, RateLimitPolicy, Store } from '../store/types.js';
 import { contextOf, withStore } from './context.js';
-import { CliError } from './errors.js';
 import { keyView, rateLimitText } from './key-view.js';
-import { lookupKey, lookupOrganization, lookupUser } from './lookup.js';
+import { lookupKey, lookupOrganization } from './lookup.js';
 import { byCreation, fields, iso, table } from './output.js';
 import {
   listParser,
@@ -51,14 +57,13 @@ function details(key: ApiKeyRecord, userEmail: string | null): string {
   ]);
 }
 
-/** enable/disable/revoke share the shape: find the key, change it, show it. */
+/** enable/disable/revoke share the shape: find the key, change it (and audit), show it. */
 function stateCommand(
   parent: Command,
   name: string,
   description: string,
-  change: (store: Store, key: ApiKeyRecord) => Promise<ApiKeyRecord | null>,
+  change: (store: Store, key: ApiKeyRecord) => Promise<ApiKeyRecord>,
   done: string,
-  action: AuditAction,
 ): void {
   parent
     .command(name)
@@ -66,28 +71,11 @@ function stateCommand(
     .argument('<KEY>', 'key id (as shown by `key list`)', parseId)
     .action(async (id: string, _opts: unknown, command: Command) => {
       const context = contextOf(command);
-      const key = await withStore(context, async (store) => {
-        const current = await lookupKey(store, id);
-        const changed = (await change(store, current)) ?? current;
-        await recordAudit(store, {
-          organizationId: changed.organizationId,
-          action,
-          target: changed.id,
-          details: { name: changed.name, prefix: changed.prefix },
-        });
-        return changed;
-      });
+      const key = await withStore(context, async (store) =>
+        change(store, await lookupKey(store, id)),
+      );
       context.out.success(keyView(key), `${done} key ${describe(key)}`);
     });
-}
-
-function refuseRevoked(key: ApiKeyRecord, action: string): void {
-  if (key.revokedAt !== null) {
-    throw new CliError(
-      'KEY_REVOKED',
-      `key ${key.id} is revoked and cannot be ${action}; revocation is permanent, create a new key`,
-    );
-  }
 }
 
 export function registerKey(program: Command): void {
@@ -133,28 +121,11 @@ export function registerKey(program: Command): void {
     )
     .action(async (opts: CreateOptions, command: Command) => {
       const context = contextOf(command);
-      const expiresAt =
-        opts.expiresIn !== undefined
-          ? Date.now() + opts.expiresIn * 1000
-          : (opts.expiresAt ?? null);
+      const expiresAt = expiryFrom(opts);
       const { issued, email, slug } = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, opts.org);
-        let userId: string | null = null;
-        let email: string | null = null;
-        if (opts.user !== undefined) {
-          const member = await lookupUser(store, opts.user);
-          if (!(await store.isMember(organization.id, member.id))) {
-            throw new CliError(
-              'NOT_A_MEMBER',
-              `${member.email} is not a member of ${organization.slug}; add them with \`stockroom user create --org ${organization.slug} --email ${member.email}\``,
-            );
-          }
-          userId = member.id;
-          email = member.email;
-        }
-        const issued = await issueKey(store, {
-          organizationId: organization.id,
-          userId,
+        const { issued, user } = await createKey(store, cliActor(), organization, {
+          ...(opts.user !== undefined && { user: opts.user }),
           ...(opts.name !== undefined && { name: opts.name }),
           ...(opts.permissions !== undefined && { permissions: opts.permissions }),
           expiresAt,
@@ -163,23 +134,7 @@ export function registerKey(program: Command): void {
             rateLimit: opts.rateLimit === 'none' ? null : opts.rateLimit,
           }),
         });
-        const { record } = issued;
-        await recordAudit(store, {
-          organizationId: organization.id,
-          action: 'key.created',
-          target: record.id,
-          details: {
-            name: record.name,
-            type: record.type,
-            prefix: record.prefix,
-            userId: record.userId,
-            permissions: record.permissions,
-            expiresAt: iso(record.expiresAt),
-            remaining: record.remaining,
-            rateLimit: record.rateLimit,
-          },
-        });
-        return { issued, email, slug: organization.slug };
+        return { issued, email: user?.email ?? null, slug: organization.slug };
       });
       const { id, ...rest } = keyView(issued.record, email);
       context.out.success(
@@ -251,31 +206,22 @@ export function registerKey(program: Command): void {
     key,
     'disable',
     'stop a key from working until it is enabled again',
-    (store, current) => {
-      refuseRevoked(current, 'disabled');
-      return store.setApiKeyEnabled(current.id, false);
-    },
+    (store, current) => setKeyEnabled(store, cliActor(), current, false),
     'Disabled',
-    'key.disabled',
   );
   stateCommand(
     key,
     'enable',
     'let a disabled key work again',
-    (store, current) => {
-      refuseRevoked(current, 'enabled');
-      return store.setApiKeyEnabled(current.id, true);
-    },
+    (store, current) => setKeyEnabled(store, cliActor(), current, true),
     'Enabled',
-    'key.enabled',
   );
   stateCommand(
     key,
     'revoke',
     'revoke a key for good (the API then treats it as unknown)',
-    (store, current) => store.revokeApiKey(current.id),
+    (store, current) => revokeKey(store, cliActor(), current),
     'Revoked',
-    'key.revoked',
   );
 
   key
@@ -294,25 +240,8 @@ export function registerKey(program: Command): void {
       const graceSeconds = opts.grace ?? 0;
       const { rotated, email } = await withStore(context, async (store) => {
         const current = await lookupKey(store, id);
-        refuseRevoked(current, 'rotated');
-        const rotated = await rotateKey(store, current, graceSeconds);
-        if (!rotated) {
-          throw new CliError('KEY_REVOKED', `key ${id} was revoked while it was being rotated`);
-        }
-        const { record } = rotated;
-        await recordAudit(store, {
-          organizationId: record.organizationId,
-          action: 'key.rotated',
-          target: record.id,
-          details: {
-            name: record.name,
-            previousPrefix: current.prefix,
-            prefix: record.prefix,
-            previousSecretValidUntil: iso(record.previousHashExpiresAt),
-          },
-        });
-        const email = record.userId ? ((await store.findUser(record.userId))?.email ?? null) : null;
-        return { rotated, email };
+        const rotated = await rotateKey(store, cliActor(), current, graceSeconds);
+        return { rotated, email: await keyUserEmail(store, rotated.record) };
       });
       const { id: keyId, ...rest } = keyView(rotated.record, email);
       const until = iso(rotated.record.previousHashExpiresAt);

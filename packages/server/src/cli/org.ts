@@ -1,19 +1,21 @@
 import type { Command } from 'commander';
 import { DEFAULT_FEATURES, FEATURES } from '../keys/permissions.js';
-import type { Organization, OrganizationDeletion, Store } from '../store/types.js';
-import { recordAudit } from './audit.js';
+import { cliActor } from '../operations/audit.js';
+import { OperationError } from '../operations/errors.js';
+import {
+  checkOrganizationUpdate,
+  chooseSlug,
+  createOrganization,
+  deleteOrganization,
+  previewOrganizationDeletion,
+  updateOrganization,
+} from '../operations/organizations.js';
+import type { Organization, OrganizationDeletion } from '../store/types.js';
 import { contextOf, withStore } from './context.js';
 import { CliError, usageError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
 import { byCreation, fields, iso, table } from './output.js';
-import {
-  listParser,
-  nameCollector,
-  parseSlug,
-  slugify,
-  slugProblem,
-  textParser,
-} from './values.js';
+import { listParser, nameCollector, parseSlug, textParser } from './values.js';
 
 export function organizationView(organization: Organization) {
   return {
@@ -43,39 +45,6 @@ function summary(organization: Organization): string {
   return fields(summaryPairs(organization));
 }
 
-/** The slug to use: the one given, or one derived from the name (which must yield a valid one). */
-function chooseSlug(name: string, slug: string | undefined): string {
-  if (slug !== undefined) return slug;
-  const derived = slugify(name);
-  const problem = slugProblem(derived);
-  if (problem) {
-    throw usageError(`cannot derive a slug from the name ${JSON.stringify(name)}; pass --slug`);
-  }
-  return derived;
-}
-
-/** One audit event per real change: a rename, each feature turned on or off. */
-async function recordOrganizationChanges(
-  store: Store,
-  before: Organization,
-  after: Organization,
-): Promise<void> {
-  const event = { organizationId: after.id, target: after.id };
-  if (before.name !== after.name) {
-    await recordAudit(store, {
-      ...event,
-      action: 'organization.renamed',
-      details: { from: before.name, to: after.name },
-    });
-  }
-  for (const feature of before.features.filter((f) => !after.features.includes(f))) {
-    await recordAudit(store, { ...event, action: 'feature.disabled', details: { feature } });
-  }
-  for (const feature of after.features.filter((f) => !before.features.includes(f))) {
-    await recordAudit(store, { ...event, action: 'feature.enabled', details: { feature } });
-  }
-}
-
 export function registerOrg(program: Command): void {
   const org = program
     .command('org')
@@ -99,21 +68,15 @@ export function registerOrg(program: Command): void {
     .action(
       async (opts: { name: string; slug?: string; features?: string[] }, command: Command) => {
         const context = contextOf(command);
+        // Before the database is opened: a name that yields no slug is a usage error.
         const slug = chooseSlug(opts.name, opts.slug);
-        const organization = await withStore(context, async (store) => {
-          const created = await store.createOrganization({
+        const organization = await withStore(context, (store) =>
+          createOrganization(store, cliActor(), {
             name: opts.name,
             slug,
-            features: opts.features ?? [...DEFAULT_FEATURES],
-          });
-          await recordAudit(store, {
-            organizationId: created.id,
-            action: 'organization.created',
-            target: created.id,
-            details: { name: created.name, slug: created.slug, features: created.features },
-          });
-          return created;
-        });
+            ...(opts.features !== undefined && { features: opts.features }),
+          }),
+        );
         context.out.success(
           organizationView(organization),
           `Created organization ${organization.name}\n${summary(organization)}`,
@@ -205,30 +168,16 @@ export function registerOrg(program: Command): void {
         command: Command,
       ) => {
         const context = contextOf(command);
-        const enable = opts.enableFeature ?? [];
-        const disable = opts.disableFeature ?? [];
-        if (opts.name === undefined && enable.length === 0 && disable.length === 0) {
-          throw usageError('nothing to update; pass --name, --enable-feature or --disable-feature');
-        }
-        const both = enable.find((feature) => disable.includes(feature));
-        if (both)
-          throw usageError(`cannot both enable and disable the feature ${JSON.stringify(both)}`);
-        const organization = await withStore(context, async (store) => {
-          const current = await lookupOrganization(store, ref);
-          const wanted = new Set([...current.features, ...enable]);
-          for (const feature of disable) wanted.delete(feature);
-          // Known features in their canonical order, then anything else already stored.
-          const features = [
-            ...FEATURES.filter((f) => wanted.has(f)),
-            ...[...wanted].filter((f) => !(FEATURES as readonly string[]).includes(f)),
-          ];
-          const updated = await store.updateOrganization(current.id, {
-            ...(opts.name !== undefined && { name: opts.name }),
-            features,
-          });
-          await recordOrganizationChanges(store, current, updated);
-          return updated;
-        });
+        const update = {
+          ...(opts.name !== undefined && { name: opts.name }),
+          enable: opts.enableFeature ?? [],
+          disable: opts.disableFeature ?? [],
+        };
+        // Before the database is opened: an update that asks for nothing is a usage error.
+        checkOrganizationUpdate(update);
+        const organization = await withStore(context, async (store) =>
+          updateOrganization(store, cliActor(), await lookupOrganization(store, ref), update),
+        );
         context.out.success(
           organizationView(organization),
           `Updated organization ${organization.name}\n${summary(organization)}`,
@@ -255,28 +204,22 @@ belong to other organizations), and so does the organization's audit log (\`stoc
       const { organization, deleted } = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, ref);
         if (!opts.confirm) {
-          const [items, keys, members] = await Promise.all([
-            store.countItems(organization.id),
-            store.listApiKeys(organization.id),
-            store.listMembers(organization.id),
-          ]);
+          const counts = await previewOrganizationDeletion(store, organization);
           throw usageError(
-            `org delete would delete the organization ${JSON.stringify(organization.name)} (${organization.slug}, ${organization.id}) with ${deletionCounts({ items, apiKeys: keys.length, memberships: members.length })}; add --confirm to delete it`,
+            `org delete would delete the organization ${JSON.stringify(organization.name)} (${organization.slug}, ${organization.id}) with ${deletionCounts(counts)}; add --confirm to delete it`,
           );
         }
-        const deleted = await store.deleteOrganization(organization.id);
-        if (!deleted) {
-          // Deleted by another command since the lookup, which now fails with its message.
-          await lookupOrganization(store, ref);
-          throw new CliError('ORGANIZATION_NOT_FOUND', `organization ${organization.id} is gone`);
+        try {
+          const deleted = await deleteOrganization(store, cliActor(), organization);
+          return { organization, deleted };
+        } catch (error) {
+          if (error instanceof OperationError && error.problem.code === 'ORGANIZATION_GONE') {
+            // Deleted by another command since the lookup, which now fails with its message.
+            await lookupOrganization(store, ref);
+            throw new CliError('ORGANIZATION_NOT_FOUND', `organization ${organization.id} is gone`);
+          }
+          throw error;
         }
-        await recordAudit(store, {
-          organizationId: organization.id,
-          action: 'organization.deleted',
-          target: organization.id,
-          details: { name: organization.name, slug: organization.slug, deleted },
-        });
-        return { organization, deleted };
       });
       context.out.success(
         { id: organization.id, slug: organization.slug, name: organization.name, deleted },

@@ -9,6 +9,7 @@ import { registerMigrate } from './migrate.js';
 import { registerOrg } from './org.js';
 import { registerServe } from './serve.js';
 import { registerUser } from './user.js';
+import { registerWebhook } from './webhook.js';
 
 /**
  * The `stockroom` command tree. Settings made here before the subcommands are added are
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerDb(program);
   registerBackup(program);
   registerAudit(program);
+  registerWebhook(program);
   return program;
 }
 

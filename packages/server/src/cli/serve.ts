@@ -39,7 +39,11 @@ with REDIS_URL, the database's counters on PostgreSQL, and on SQLite the primary
 
 On SQLite one \`stockroom serve\` serves a database file: it holds a lock on it
 (<file>-serve.lock) while it runs, and a second serve on the same file exits 1. To use more
-cores, run one server with --workers N. CLI commands keep working beside a running server.`,
+cores, run one server with --workers N. CLI commands keep working beside a running server.
+
+With ADMIN_TOKEN set (at least 32 characters), the admin API (writes for your own systems:
+organizations, keys, items in bulk) also listens, on ADMIN_PORT (default 3002) of ADMIN_HOST
+(default 127.0.0.1); every worker serves it. Without it, that port is never opened.`,
     )
     .action(async (opts: ServeOptions, command: Command) => {
       const { databaseUrl, out } = contextOf(command);

@@ -14,7 +14,9 @@ const SLUGS = [
   'inventory-items',
   'inventory-item',
   'client-library',
+  'webhooks',
   'self-hosting',
+  'admin-api',
   'api-reference',
 ];
 

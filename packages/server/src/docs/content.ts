@@ -37,7 +37,9 @@ export const PAGE_ORDER = [
   'inventory-items',
   'inventory-item',
   'client-library',
+  'webhooks',
   'self-hosting',
+  'admin-api',
   'api-reference',
 ];
 

@@ -19,9 +19,13 @@ export interface Metrics {
   keyCache(hit: boolean): void;
   /** A request refused with RATE_LIMITED: the key's own limit, or its address's invalid keys. */
   rateLimited(reason: RateLimitReason): void;
+  /** A webhook delivery attempt, by what came of it. */
+  webhookAttempt(outcome: WebhookOutcome): void;
 }
 
 export type RateLimitReason = 'key' | 'auth_failures';
+/** Accepted; failed and to be retried; failed for good (the webhook was disabled). */
+export type WebhookOutcome = 'delivered' | 'retry' | 'failed';
 
 /** Metrics off (the default): every call does nothing. */
 export const NO_METRICS: Metrics = {
@@ -29,6 +33,7 @@ export const NO_METRICS: Metrics = {
   request() {},
   keyCache() {},
   rateLimited() {},
+  webhookAttempt() {},
 };
 
 /** Upper bounds of the latency buckets, in seconds. */
@@ -82,6 +87,11 @@ export class PrometheusMetrics implements Metrics {
   private cacheMisses = 0;
   private keyLimited = 0;
   private addressLimited = 0;
+  private readonly webhookAttempts: Record<WebhookOutcome, number> = {
+    delivered: 0,
+    retry: 0,
+    failed: 0,
+  };
 
   constructor(store: Pick<Store, 'engine'> & { poolStats?(): PoolStats }) {
     collectDefaultMetrics({ register: this.registry });
@@ -152,6 +162,18 @@ export class PrometheusMetrics implements Metrics {
         ],
       ),
     );
+    registry.registerMetric(
+      scraped(
+        'stockroom_webhook_attempts_total',
+        'Webhook delivery attempts made by this process: delivered (a 2xx in time), retry (failed, to be retried), failed (the last attempt failed; the webhook was disabled).',
+        'counter',
+        () =>
+          Object.entries(this.webhookAttempts).map(([outcome, value]) => ({
+            value,
+            labels: { outcome },
+          })),
+      ),
+    );
     const poolStats = store.poolStats?.bind(store);
     if (poolStats) {
       registry.registerMetric(
@@ -196,5 +218,9 @@ export class PrometheusMetrics implements Metrics {
   rateLimited(reason: RateLimitReason): void {
     if (reason === 'key') this.keyLimited++;
     else this.addressLimited++;
+  }
+
+  webhookAttempt(outcome: WebhookOutcome): void {
+    this.webhookAttempts[outcome]++;
   }
 }

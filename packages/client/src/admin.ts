@@ -1,0 +1,456 @@
+import { isBrowser } from './environment.js';
+import {
+  ConnectionError,
+  errorFromResponse,
+  InvalidRequestError,
+  StockroomError,
+  type StockroomErrorInit,
+  TimeoutError,
+} from './errors.js';
+import { numberOption } from './options.js';
+import { parseRetryAfter } from './retry.js';
+import { redact, redactJson, safeCause } from './secrets.js';
+import type { FetchLike } from './transport.js';
+
+/**
+ * The admin API client: organizations, keys and bulk item writes on the admin port of a
+ * Stockroom server started with ADMIN_TOKEN. Separate from `Stockroom` (the read API): another
+ * host, another credential, and calls that change data, so nothing is retried automatically.
+ * For servers only: the token can do anything to any organization.
+ *
+ * ```ts
+ * const admin = createAdminClient({ baseUrl: 'http://127.0.0.1:3002', token: process.env.ADMIN_TOKEN });
+ * const org = await admin.organizations.create({ name: 'Acme Supplies', slug: 'acme' });
+ * const { key } = await admin.keys.create('acme', { name: 'Web shop', rateLimit: '120/1m' });
+ * await admin.items.bulkUpsert('acme', [{ sku: 'TENT-1', name: 'Tent', quantity: 3 }]);
+ * ```
+ */
+
+export interface AdminClientOptions {
+  /** The admin host, e.g. `http://127.0.0.1:3002` (a trailing `/admin/v1` is accepted). */
+  baseUrl: string;
+  /** The server's ADMIN_TOKEN, sent as `Authorization: Bearer …`. */
+  token: string;
+  /** Time allowed for each call, response body included. Default 60 000. */
+  timeoutMs?: number;
+  /** A `fetch` implementation; default `globalThis.fetch`. */
+  fetch?: FetchLike;
+}
+
+export interface AdminCallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface AdminOrganization {
+  id: string;
+  name: string;
+  slug: string;
+  features: string[];
+  createdAt: string;
+}
+
+export interface AdminOrganizationDetail extends AdminOrganization {
+  itemCount: number;
+  /** Keys that are not revoked. */
+  keyCount: number;
+  members: Array<{ id: string; email: string; name: string | null }>;
+}
+
+export interface AdminOrganizationDeletion {
+  id: string;
+  slug: string;
+  name: string;
+  /** True when nothing was deleted (`dryRun`). */
+  dryRun: boolean;
+  deleted: { items: number; apiKeys: number; memberships: number };
+}
+
+export type AdminKeyState = 'active' | 'disabled' | 'expired' | 'exhausted' | 'revoked';
+
+export interface AdminKey {
+  id: string;
+  prefix: string;
+  name: string;
+  type: 'organization' | 'user';
+  organizationId: string;
+  userId: string | null;
+  userEmail: string | null;
+  permissions: string[];
+  state: AdminKeyState;
+  expiresAt: string | null;
+  remaining: number | null;
+  rateLimit: { max: number; windowSeconds: number } | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  previousSecretValidUntil: string | null;
+}
+
+/** A key with its secret: returned once, by create and rotate. Store it now. */
+export interface AdminKeyWithSecret extends AdminKey {
+  key: string;
+}
+
+export interface CreateOrganizationInput {
+  name: string;
+  /** Default: derived from the name. */
+  slug?: string;
+  /** Default: `['inventory']`; `[]` for none. */
+  features?: string[];
+}
+
+export interface UpdateOrganizationInput {
+  name?: string;
+  enableFeatures?: string[];
+  disableFeatures?: string[];
+}
+
+export interface CreateKeyInput {
+  /** A member's user id or email: makes a user key. */
+  user?: string;
+  name?: string;
+  /** Default `['inventory:view']`; `[]` for none. */
+  permissions?: string[];
+  /** A DURATION such as `30d` (at most `36500d`). Not with `expiresAt`. */
+  expiresIn?: string;
+  /** An ISO 8601 date or date-time with a zone, in the future. Not with `expiresIn`. */
+  expiresAt?: string;
+  /** Uses before the key is exhausted (0 to 1 000 000 000). Default: unlimited. */
+  remaining?: number;
+  /** `MAX/DURATION` (`600/1m`) or `none`. Default `600/1m`. */
+  rateLimit?: string;
+}
+
+/** One row of a bulk upsert: the fields of `stockroom items import`. */
+export interface AdminItemRow {
+  name?: string;
+  description?: string | null;
+  sku?: string | null;
+  barcode?: string | null;
+  status?: 'Draft' | 'Active' | 'Inactive' | 'Discontinued';
+  quantity?: number;
+  customFields?: Record<string, unknown>;
+}
+
+export type UpsertMode = 'all-or-nothing' | 'per-row';
+
+export interface BulkUpsertOptions extends AdminCallOptions {
+  /** Default `all-or-nothing`: one rejected row writes nothing (`ItemsRejectedError`). */
+  mode?: UpsertMode;
+  /** Compute every outcome, write nothing. */
+  dryRun?: boolean;
+}
+
+export interface BulkUpsertRow {
+  index: number;
+  sku: string | null;
+  outcome: 'created' | 'updated' | 'unchanged' | 'failed' | 'skipped';
+  reason?: string;
+}
+
+export interface BulkUpsertResult {
+  mode: UpsertMode;
+  dryRun: boolean;
+  committed: boolean;
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  rows: BulkUpsertRow[];
+}
+
+export interface BulkDeleteResult {
+  deleted: number;
+  notFound: number;
+  rows: Array<{ id?: string; sku?: string; outcome: 'deleted' | 'not_found' }>;
+}
+
+/**
+ * An all-or-nothing bulk upsert with rejected rows (`ITEMS_REJECTED`, 422): nothing was
+ * written. `result.rows` gives every row's outcome, with the reason of each rejected one.
+ */
+export class ItemsRejectedError extends InvalidRequestError {
+  override readonly name: string = 'ItemsRejectedError';
+  readonly result: BulkUpsertResult;
+
+  constructor(init: StockroomErrorInit & { result: BulkUpsertResult }) {
+    super(init);
+    this.result = init.result;
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+const MAX_TIMER_MS = 2_147_483_647;
+
+function normalizeBaseUrl(raw: unknown): string {
+  let url: URL;
+  try {
+    url = new URL(String(raw));
+  } catch {
+    throw new TypeError(
+      `Stockroom admin: baseUrl must be the admin host's absolute http(s) URL (e.g. http://127.0.0.1:3002), got "${String(raw)}".`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`Stockroom admin: baseUrl must be an http(s) URL, got "${String(raw)}".`);
+  }
+  if (url.search || url.hash) {
+    throw new TypeError('Stockroom admin: baseUrl must not carry a query string or a fragment.');
+  }
+  return url
+    .toString()
+    .replace(/\/+$/, '')
+    .replace(/\/admin\/v1$/, '');
+}
+
+const segment = (value: string) => encodeURIComponent(value);
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** The admin API. Create one with `createAdminClient`. */
+export class StockroomAdmin {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly organizations: {
+    list(options?: AdminCallOptions): Promise<AdminOrganization[]>;
+    create(input: CreateOrganizationInput, options?: AdminCallOptions): Promise<AdminOrganization>;
+    /** By id or slug, with counts and members. */
+    get(org: string, options?: AdminCallOptions): Promise<AdminOrganizationDetail>;
+    update(
+      org: string,
+      input: UpdateOrganizationInput,
+      options?: AdminCallOptions,
+    ): Promise<AdminOrganization>;
+    /** Deletes it with its items, keys and memberships; `dryRun` only counts them. */
+    delete(
+      org: string,
+      options?: AdminCallOptions & { dryRun?: boolean },
+    ): Promise<AdminOrganizationDeletion>;
+  };
+  readonly keys: {
+    list(org: string, options?: AdminCallOptions): Promise<AdminKey[]>;
+    create(
+      org: string,
+      input?: CreateKeyInput,
+      options?: AdminCallOptions,
+    ): Promise<AdminKeyWithSecret>;
+    get(org: string, keyId: string, options?: AdminCallOptions): Promise<AdminKey>;
+    disable(org: string, keyId: string, options?: AdminCallOptions): Promise<AdminKey>;
+    enable(org: string, keyId: string, options?: AdminCallOptions): Promise<AdminKey>;
+    revoke(org: string, keyId: string, options?: AdminCallOptions): Promise<AdminKey>;
+    /** A new secret; with `grace` (a DURATION up to `90d`) the old one keeps working until then. */
+    rotate(
+      org: string,
+      keyId: string,
+      input?: { grace?: string },
+      options?: AdminCallOptions,
+    ): Promise<AdminKeyWithSecret>;
+  };
+  readonly items: {
+    /** Up to 1000 rows, upserted by sku. Rejects with `ItemsRejectedError` in all-or-nothing mode. */
+    bulkUpsert(
+      org: string,
+      rows: readonly AdminItemRow[],
+      options?: BulkUpsertOptions,
+    ): Promise<BulkUpsertResult>;
+    /** Up to 1000 items by `_id` and by sku; each deletion leaves a sync tombstone. */
+    bulkDelete(
+      org: string,
+      refs: { ids?: readonly string[]; skus?: readonly string[] },
+      options?: AdminCallOptions,
+    ): Promise<BulkDeleteResult>;
+  };
+  readonly #token: string;
+  readonly #fetch: FetchLike | undefined;
+
+  constructor(options: AdminClientOptions) {
+    if (isBrowser()) {
+      throw new Error(
+        'Stockroom admin: refusing to run in a browser: the admin token can change every organization, and anyone who loads the page could read it. Call the admin API from your server.',
+      );
+    }
+    const token = typeof options?.token === 'string' ? options.token.trim() : undefined;
+    if (!token) {
+      throw new TypeError('Stockroom admin: pass the server’s ADMIN_TOKEN as `token`.');
+    }
+    if (!HEADER_SAFE.test(token)) {
+      throw new TypeError(
+        'Stockroom admin: token contains a character that cannot be sent in an HTTP header (a space, a line break or a non-ASCII character).',
+      );
+    }
+    this.#token = token;
+    this.#fetch = options.fetch;
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.timeoutMs = numberOption('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS, 1);
+
+    const org = (ref: string) => `/admin/v1/organizations/${segment(ref)}`;
+    const key = (ref: string, keyId: string) => `${org(ref)}/keys/${segment(keyId)}`;
+    this.organizations = {
+      list: (o) => this.#data('GET', '/admin/v1/organizations', undefined, o),
+      create: (input, o) => this.#data('POST', '/admin/v1/organizations', input, o),
+      get: (ref, o) => this.#data('GET', org(ref), undefined, o),
+      update: (ref, input, o) => this.#data('PATCH', org(ref), input, o),
+      delete: (ref, o) =>
+        this.#data('DELETE', `${org(ref)}${o?.dryRun ? '?dryRun=true' : ''}`, undefined, o),
+    };
+    this.keys = {
+      list: (ref, o) => this.#data('GET', `${org(ref)}/keys`, undefined, o),
+      create: (ref, input, o) => this.#data('POST', `${org(ref)}/keys`, input ?? {}, o),
+      get: (ref, id, o) => this.#data('GET', key(ref, id), undefined, o),
+      disable: (ref, id, o) => this.#data('POST', `${key(ref, id)}/disable`, undefined, o),
+      enable: (ref, id, o) => this.#data('POST', `${key(ref, id)}/enable`, undefined, o),
+      revoke: (ref, id, o) => this.#data('POST', `${key(ref, id)}/revoke`, undefined, o),
+      rotate: (ref, id, input, o) => this.#data('POST', `${key(ref, id)}/rotate`, input ?? {}, o),
+    };
+    this.items = {
+      bulkUpsert: (ref, rows, o) => {
+        const query = new URLSearchParams();
+        if (o?.mode !== undefined) query.set('mode', o.mode);
+        if (o?.dryRun !== undefined) query.set('dryRun', String(o.dryRun));
+        const search = query.toString() === '' ? '' : `?${query.toString()}`;
+        return this.#data('POST', `${org(ref)}/items/bulk-upsert${search}`, rows, o);
+      },
+      bulkDelete: (ref, refs, o) => this.#data('POST', `${org(ref)}/items/bulk-delete`, refs, o),
+    };
+  }
+
+  /** The admin API's OpenAPI 3.1 document (served only on the admin port, behind the token). */
+  openapi(options?: AdminCallOptions): Promise<Record<string, unknown>> {
+    return this.#send('GET', '/admin/v1/openapi.json', undefined, options);
+  }
+
+  async #data<T>(
+    method: Method,
+    path: string,
+    body: unknown,
+    options?: AdminCallOptions,
+  ): Promise<T> {
+    const answer = await this.#send<{ data: T }>(method, path, body, options);
+    return answer.data;
+  }
+
+  async #send<T>(
+    method: Method,
+    path: string,
+    body: unknown,
+    options: AdminCallOptions = {},
+  ): Promise<T> {
+    const timeoutMs = numberOption('timeoutMs', options.timeoutMs, this.timeoutMs, 1);
+    const fetchImpl = this.#fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== 'function') {
+      throw new TypeError('No fetch implementation: pass one as the `fetch` option.');
+    }
+    const url = this.baseUrl + path;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${this.#token}`,
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const signal = options.signal;
+    if (signal?.aborted) throw signal.reason;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
+    let status: number;
+    let responseHeaders: Headers;
+    let text: string;
+    try {
+      const response = await fetchImpl(url, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: controller.signal,
+      });
+      status = response.status;
+      responseHeaders = response.headers;
+      text = await response.text();
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      const target = new URL(url);
+      if (timedOut) {
+        throw new TimeoutError({
+          code: 'TIMEOUT',
+          message: `No answer from ${target.origin} within ${timeoutMs} ms (${method} ${target.pathname}); the change may or may not have been made.`,
+        });
+      }
+      const safe = safeCause(cause, this.#token);
+      const inner = (safe as { cause?: { code?: string } }).cause?.code;
+      throw new ConnectionError({
+        code: 'CONNECTION_ERROR',
+        message: redact(
+          `Could not reach ${target.origin} (${method} ${target.pathname}): ${safe.message}${inner ? ` (${inner})` : ''}. Is the server started with ADMIN_TOKEN, and is this its admin port?`,
+          this.#token,
+        ),
+        cause: safe,
+      });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (status >= 200 && status < 300) {
+      if (typeof parsed === 'object' && parsed !== null) return parsed as T;
+      throw new StockroomError({
+        code: 'INVALID_RESPONSE',
+        status,
+        headers: responseHeaders,
+        requestId: responseHeaders.get('x-request-id'),
+        message: `The admin API answered HTTP ${status} with a body that is not a JSON object; is baseUrl (${this.baseUrl}) a Stockroom admin host?`,
+      });
+    }
+    const safeBody = redactJson(parsed, this.#token);
+    const error = errorFromResponse({
+      status,
+      headers: responseHeaders,
+      body: safeBody,
+      retryAfter: parseRetryAfter(responseHeaders.get('retry-after')),
+    });
+    const result = (safeBody as { result?: BulkUpsertResult } | undefined)?.result;
+    if (error.code === 'ITEMS_REJECTED' && typeof result === 'object' && result !== null) {
+      throw new ItemsRejectedError({
+        code: error.code,
+        message: error.message,
+        status: error.status,
+        requestId: error.requestId,
+        docUrl: error.docUrl,
+        param: error.param,
+        headers: error.headers,
+        result,
+      });
+    }
+    throw error;
+  }
+
+  /** A summary safe to log: never the token. */
+  toJSON(): Record<string, unknown> {
+    return { baseUrl: this.baseUrl, token: '[redacted]', timeoutMs: this.timeoutMs };
+  }
+
+  toString(): string {
+    return `StockroomAdmin(${this.baseUrl})`;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `StockroomAdmin ${JSON.stringify(this.toJSON())}`;
+  }
+}
+
+/** A client for the admin API of a server started with ADMIN_TOKEN. */
+export function createAdminClient(options: AdminClientOptions): StockroomAdmin {
+  return new StockroomAdmin(options);
+}

@@ -1,0 +1,280 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { keyView } from '../../cli/key-view.js';
+import { byCreation } from '../../cli/output.js';
+import {
+  parseExpiresIn,
+  parseFutureDate,
+  parseGrace,
+  parseRateLimit,
+  textParser,
+} from '../../cli/values.js';
+import type { Services } from '../../context.js';
+import { PERMISSIONS } from '../../keys/permissions.js';
+import {
+  createKey,
+  expiryFrom,
+  keyUserEmail,
+  revokeKey,
+  rotateKey,
+  setKeyEnabled,
+} from '../../operations/keys.js';
+import type { ApiKeyRecord } from '../../store/types.js';
+import { actorOf, findKey, findOrganization } from '../context.js';
+import { invalid } from '../errors.js';
+import { adminErrors, CreateKeyBody, KeyView, KeyWithSecret, RotateKeyBody } from '../schemas.js';
+import { field } from '../validation.js';
+
+const TAGS = ['Keys'];
+const OrgParam = Type.Object({
+  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
+});
+const KeyParams = Type.Object({
+  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
+  keyId: Type.String({ description: 'Key id.', examples: ['6740a1f2c3d4e5f6a7b8c9d0'] }),
+});
+
+interface CreateBody {
+  user?: string;
+  name?: string;
+  permissions?: string[];
+  expiresIn?: string;
+  expiresAt?: string;
+  remaining?: number;
+  rateLimit?: string;
+}
+
+/** Ids and emails never hold one; PostgreSQL cannot even be asked about a NUL. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+function permissionNames(values: string[]): string[] {
+  values.forEach((value, i) => {
+    if (!(PERMISSIONS as readonly string[]).includes(value)) {
+      throw invalid(
+        `permissions[${i}]`,
+        `Unknown permission ${JSON.stringify(value.slice(0, 40))}; known permissions: ${PERMISSIONS.join(', ')} (send [] for none).`,
+      );
+    }
+  });
+  return [...new Set(values)];
+}
+
+/** The key as the CLI shows it, with its user's email (user keys). */
+async function shown(services: Services, key: ApiKeyRecord) {
+  return keyView(key, await keyUserEmail(services.store, key));
+}
+
+export default function keyRoutes(app: FastifyInstance, services: Services) {
+  const store = services.store;
+
+  app.get(
+    '/admin/v1/organizations/:org/keys',
+    {
+      schema: {
+        summary: 'List keys',
+        description:
+          'As `stockroom key list`: the organization’s keys, oldest first, with their state and last use (recorded a few seconds late); never a secret or a hash.',
+        tags: TAGS,
+        params: OrgParam,
+        response: {
+          200: Type.Object({ data: Type.Array(KeyView) }),
+          ...adminErrors(['ORGANIZATION_NOT_FOUND']),
+        },
+      },
+    },
+    async (request) => {
+      const { org } = request.params as { org: string };
+      const organization = await findOrganization(store, org);
+      const keys = byCreation(await store.listApiKeys(organization.id));
+      const emails = new Map<string, string | null>();
+      for (const userId of new Set(keys.map((k) => k.userId))) {
+        if (userId !== null) emails.set(userId, (await store.findUser(userId))?.email ?? null);
+      }
+      return {
+        data: keys.map((k) =>
+          keyView(k, k.userId === null ? null : (emails.get(k.userId) ?? null)),
+        ),
+      };
+    },
+  );
+
+  app.post(
+    '/admin/v1/organizations/:org/keys',
+    {
+      schema: {
+        summary: 'Create a key',
+        description:
+          'As `stockroom key create`: an organization key, or a user key for a member with `user`. The answer carries the key itself, once: it is stored only as a hash.',
+        tags: TAGS,
+        params: OrgParam,
+        body: CreateKeyBody,
+        response: {
+          201: Type.Object({ data: KeyWithSecret }),
+          ...adminErrors([
+            'INVALID_REQUEST',
+            'ORGANIZATION_NOT_FOUND',
+            'USER_NOT_FOUND',
+            'NOT_A_MEMBER',
+            'UNSUPPORTED_MEDIA_TYPE',
+          ]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { org } = request.params as { org: string };
+      const body = request.body as CreateBody;
+      if (body.expiresIn !== undefined && body.expiresAt !== undefined) {
+        throw invalid('expiresAt', 'Send expiresIn or expiresAt, not both.');
+      }
+      const name = body.name === undefined ? undefined : field('name', textParser(100), body.name);
+      const permissions =
+        body.permissions === undefined ? undefined : permissionNames(body.permissions);
+      const expiresIn =
+        body.expiresIn === undefined
+          ? undefined
+          : field('expiresIn', parseExpiresIn, body.expiresIn);
+      const expiresAt =
+        body.expiresAt === undefined
+          ? undefined
+          : field('expiresAt', parseFutureDate, body.expiresAt);
+      const rateLimit =
+        body.rateLimit === undefined
+          ? undefined
+          : field('rateLimit', parseRateLimit, body.rateLimit);
+      if (
+        body.user !== undefined &&
+        (body.user.length === 0 || body.user.length > 254 || hasControlCharacter(body.user))
+      ) {
+        throw invalid('user', 'user must be a user id or an email address (1-254 characters).');
+      }
+      const organization = await findOrganization(store, org);
+      const { issued, user } = await createKey(store, actorOf(request), organization, {
+        ...(body.user !== undefined && { user: body.user }),
+        ...(name !== undefined && { name }),
+        ...(permissions !== undefined && { permissions }),
+        expiresAt: expiryFrom({
+          ...(expiresIn !== undefined && { expiresIn }),
+          ...(expiresAt !== undefined && { expiresAt }),
+        }),
+        remaining: body.remaining ?? null,
+        ...(rateLimit !== undefined && { rateLimit: rateLimit === 'none' ? null : rateLimit }),
+      });
+      const { id, ...rest } = keyView(issued.record, user?.email ?? null);
+      reply
+        .code(201)
+        .header('location', `/admin/v1/organizations/${organization.id}/keys/${id}`)
+        // The answer holds a secret: no cache along the way may keep it.
+        .header('cache-control', 'no-store');
+      return { data: { id, key: issued.key, ...rest } };
+    },
+  );
+
+  app.get(
+    '/admin/v1/organizations/:org/keys/:keyId',
+    {
+      schema: {
+        summary: 'Show a key',
+        tags: TAGS,
+        params: KeyParams,
+        response: {
+          200: Type.Object({ data: KeyView }),
+          ...adminErrors(['INVALID_REQUEST', 'ORGANIZATION_NOT_FOUND', 'KEY_NOT_FOUND']),
+        },
+      },
+    },
+    async (request) => {
+      const { org, keyId } = request.params as { org: string; keyId: string };
+      const organization = await findOrganization(store, org);
+      return { data: await shown(services, await findKey(store, organization, keyId)) };
+    },
+  );
+
+  const stateRoute = (
+    verb: 'disable' | 'enable' | 'revoke',
+    description: string,
+    change: (key: ApiKeyRecord, request: FastifyRequest) => Promise<ApiKeyRecord>,
+  ) =>
+    app.post(
+      `/admin/v1/organizations/:org/keys/:keyId/${verb}`,
+      {
+        schema: {
+          summary: `${verb[0]?.toUpperCase()}${verb.slice(1)} a key`,
+          description,
+          tags: TAGS,
+          params: KeyParams,
+          response: {
+            200: Type.Object({ data: KeyView }),
+            ...adminErrors([
+              'INVALID_REQUEST',
+              'ORGANIZATION_NOT_FOUND',
+              'KEY_NOT_FOUND',
+              ...(verb === 'revoke' ? [] : ['KEY_REVOKED' as const]),
+            ]),
+          },
+        },
+      },
+      async (request) => {
+        const { org, keyId } = request.params as { org: string; keyId: string };
+        const organization = await findOrganization(store, org);
+        const key = await findKey(store, organization, keyId);
+        return { data: await shown(services, await change(key, request)) };
+      },
+    );
+
+  stateRoute(
+    'disable',
+    'As `stockroom key disable`: the key stops working (401 KEY_DISABLED) on every process within a second, until it is enabled again. A revoked key is refused.',
+    (key, request) => setKeyEnabled(store, actorOf(request), key, false),
+  );
+  stateRoute(
+    'enable',
+    'As `stockroom key enable`: a disabled key works again. A revoked key is refused.',
+    (key, request) => setKeyEnabled(store, actorOf(request), key, true),
+  );
+  stateRoute(
+    'revoke',
+    'As `stockroom key revoke`: the key is revoked for good, both its secrets; the API then treats it as unknown.',
+    (key, request) => revokeKey(store, actorOf(request), key),
+  );
+
+  app.post(
+    '/admin/v1/organizations/:org/keys/:keyId/rotate',
+    {
+      schema: {
+        summary: 'Rotate a key',
+        description:
+          'As `stockroom key rotate`: a new secret, shown once in the answer; the key keeps its id, name, permissions, expiry, quota and rate limit. Without `grace` the old secret stops at once; with it, it keeps working until then. Rotating again ends an earlier grace period.',
+        tags: TAGS,
+        params: KeyParams,
+        body: RotateKeyBody,
+        response: {
+          200: Type.Object({ data: KeyWithSecret }),
+          ...adminErrors([
+            'INVALID_REQUEST',
+            'ORGANIZATION_NOT_FOUND',
+            'KEY_NOT_FOUND',
+            'KEY_REVOKED',
+            'UNSUPPORTED_MEDIA_TYPE',
+          ]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { org, keyId } = request.params as { org: string; keyId: string };
+      const { grace } = request.body as { grace?: string };
+      const graceSeconds = grace === undefined ? 0 : field('grace', parseGrace, grace);
+      const organization = await findOrganization(store, org);
+      const current = await findKey(store, organization, keyId);
+      const rotated = await rotateKey(store, actorOf(request), current, graceSeconds);
+      const { id, ...rest } = await shown(services, rotated.record);
+      reply.header('cache-control', 'no-store');
+      return { data: { id, key: rotated.key, ...rest } };
+    },
+  );
+}
