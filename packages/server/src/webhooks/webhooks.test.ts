@@ -43,6 +43,21 @@ function subscribe(events: Webhook['events'] = ['item.created', 'item.updated', 
   );
 }
 
+/** Another server on the test server's database, as another process would be. */
+function startAnotherProcess() {
+  return startServer(
+    loadConfig({
+      DATABASE_URL: t.dbPath,
+      PORT: '0',
+      DOCS_PORT: '0',
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'test',
+      ...ENV,
+    }),
+    { logger: false },
+  );
+}
+
 async function deliveries(webhook: Webhook) {
   return t.store.webhooks.listDeliveries(webhook.id, 100);
 }
@@ -244,17 +259,7 @@ describe('webhook deliveries', () => {
     first.answer(503);
     await closing;
 
-    const next = await startServer(
-      loadConfig({
-        DATABASE_URL: t.dbPath,
-        PORT: '0',
-        DOCS_PORT: '0',
-        LOG_LEVEL: 'silent',
-        NODE_ENV: 'test',
-        ...ENV,
-      }),
-      { logger: false },
-    );
+    const next = await startAnotherProcess();
     try {
       const retried = await receiver.next();
       expect(retried.headers['webhook-id']).toBe(first.delivery.headers['webhook-id']);
@@ -270,17 +275,7 @@ describe('webhook deliveries', () => {
 
   it('shares the work between processes without sending a delivery twice', async () => {
     const webhook = await subscribe();
-    const second = await startServer(
-      loadConfig({
-        DATABASE_URL: t.dbPath,
-        PORT: '0',
-        DOCS_PORT: '0',
-        LOG_LEVEL: 'silent',
-        NODE_ENV: 'test',
-        ...ENV,
-      }),
-      { logger: false },
-    );
+    const second = await startAnotherProcess();
     try {
       for (let batch = 0; batch < 5; batch++) {
         await t.createItems(
