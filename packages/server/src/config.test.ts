@@ -39,6 +39,59 @@ describe('loadConfig', () => {
     expect(loadConfig({ AUTH_FAILURE_LIMIT: 'none' }).authFailureLimit).toBeNull();
   });
 
+  it('reads SYNC_RETENTION as a duration from 1m to 3650d', () => {
+    expect(loadConfig({}).syncRetentionMs).toBe(30 * 86_400_000);
+    expect(loadConfig({ SYNC_RETENTION: '12h' }).syncRetentionMs).toBe(12 * 3_600_000);
+    expect(loadConfig({ SYNC_RETENTION: '1m' }).syncRetentionMs).toBe(60_000);
+    for (const bad of ['30s', '3651d', '0d', '7 d', 'week']) {
+      expect(() => loadConfig({ SYNC_RETENTION: bad })).toThrow(
+        new RegExp(`^SYNC_RETENTION must be a duration from 1m to 3650d .* got "${bad}"$`),
+      );
+    }
+  });
+
+  it('reads the webhook settings, and names the one it cannot read', () => {
+    const defaults = loadConfig({});
+    expect(defaults.webhooksEnabled).toBe(true);
+    expect(defaults.webhookPollMs).toBe(1000);
+    expect(defaults.webhookRetryDelaysMs).toEqual([
+      30_000, 120_000, 600_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000,
+    ]);
+    expect(defaults.webhookDestinations.allowed).toEqual([]);
+
+    const set = loadConfig({
+      WEBHOOKS: 'off',
+      WEBHOOK_POLL_INTERVAL: '250ms',
+      WEBHOOK_RETRY_DELAYS: '50ms, 2s,1m',
+      WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,127.0.0.1',
+    });
+    expect(set.webhooksEnabled).toBe(false);
+    expect(set.webhookPollMs).toBe(250);
+    expect(set.webhookRetryDelaysMs).toEqual([50, 2000, 60_000]);
+    expect(set.webhookDestinations.allowed.map(([address, bits]) => `${address}/${bits}`)).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1/32',
+    ]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: 'none' }).webhookRetryDelaysMs).toEqual([]);
+
+    expect(() => loadConfig({ WEBHOOKS: 'maybe' })).toThrow(
+      /^WEBHOOKS must be "on" .* got "maybe"$/,
+    );
+    for (const bad of ['5ms', '2m', 'soon']) {
+      expect(() => loadConfig({ WEBHOOK_POLL_INTERVAL: bad })).toThrow(
+        new RegExp(`^WEBHOOK_POLL_INTERVAL must be a duration from 10ms to 1m .* got "${bad}"$`),
+      );
+    }
+    for (const bad of ['30s,,1m', '8d', '1h,tomorrow', Array(21).fill('1s').join(',')]) {
+      expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: bad })).toThrow(
+        /^WEBHOOK_RETRY_DELAYS must be up to 20 comma-separated durations of at most 7d/,
+      );
+    }
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,intranet' })).toThrow(
+      /^WEBHOOK_ALLOWED_NETWORKS must be .*"intranet" is not an IP address/,
+    );
+  });
+
   it('reads METRICS_PORT and METRICS_HOST, apart from the two hosts', () => {
     expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toMatchObject({
       metricsPort: 9464,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import Fastify, {
   type FastifyBaseLogger,
@@ -9,6 +8,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import { requestIdOf } from '../http/request-id.js';
 import { OperationError } from '../operations/errors.js';
 import { StoreConflictError, StoreUnavailableError } from '../store/types.js';
 import { VERSION } from '../version.js';
@@ -34,7 +34,6 @@ const ROUTES = [organizationRoutes, keyRoutes, itemRoutes] as const;
 
 export const ADMIN_PREFIX = '/admin/v1';
 export const ADMIN_OPENAPI_PATH = `${ADMIN_PREFIX}/openapi.json`;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const SECURITY_HEADERS = [
   ['x-content-type-options', 'nosniff'],
   ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
@@ -75,10 +74,7 @@ export async function createAdminApp(
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: services.config.trustProxy as boolean | string,
     requestIdHeader: false,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdOf,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     return503OnClosing: false,
     // Requests the router cannot look up skip the hooks: the token is checked here too.

@@ -12,6 +12,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import { requestIdOf } from '../http/request-id.js';
 import { maskKeys } from '../keys/format.js';
 import { RateLimiterUnavailableError } from '../keys/rate-limit.js';
 import { StoreUnavailableError } from '../store/types.js';
@@ -36,7 +37,6 @@ const ROUTES = [
   inventoryItemRoute,
 ] as const;
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ALLOW = 'GET, HEAD, OPTIONS';
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** The paths of ROUTES: other methods on them answer 405 rather than 404. */
@@ -148,10 +148,7 @@ export async function createApiApp(
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: services.config.trustProxy as boolean | string,
     requestIdHeader: false,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdOf,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     return503OnClosing: false,

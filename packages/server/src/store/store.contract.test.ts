@@ -1544,8 +1544,16 @@ for (const { engine, skip } of LEGS) {
         const mine = claims.filter((claim) => claim?.delivery.id === id);
         expect(mine).toHaveLength(1);
         expect(mine[0]?.webhook.id).toBe(webhook.id);
-        // Leased: nobody else gets it until the lease ends.
+        // Leased: nobody else gets it until the lease ends; then another process may (the one
+        // holding it died mid-attempt).
         expect((await store.webhooks.claim(now + 1, now + 60_000))?.delivery.id).not.toBe(id);
+        const reclaimed: string[] = [];
+        for (;;) {
+          const claim = await store.webhooks.claim(now + 60_001, now + 120_000);
+          if (!claim) break;
+          reclaimed.push(claim.delivery.id);
+        }
+        expect(reclaimed).toContain(id);
 
         await store.webhooks.recordAttempt(id, {
           at: now + 2,

@@ -76,6 +76,22 @@ describe('sendWebhook', () => {
     }
   });
 
+  it('gives up on an endpoint that does not answer in time', async () => {
+    const receiver = await startReceiver();
+    const held = receiver.hold();
+    try {
+      const result = await sendWebhook(receiver.url, {}, '{}', {
+        policy: parseAllowedNetworks('127.0.0.1'),
+        timeoutMs: 200,
+      });
+      expect(result).toEqual({ ok: false, status: null, error: 'no answer within 0.2 s' });
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      (await held).answer(204);
+      await receiver.close();
+    }
+  });
+
   it('reports a refused connection without throwing', async () => {
     const receiver = await startReceiver();
     const url = receiver.url;

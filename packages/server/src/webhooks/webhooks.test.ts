@@ -354,6 +354,18 @@ describe('webhook destinations', () => {
   });
 });
 
+describe('WEBHOOKS=off', () => {
+  it('runs no dispatcher in that process', async () => {
+    const quiet = await startTestServer({ env: { ...ENV, WEBHOOKS: 'off' } });
+    try {
+      expect(quiet.server.services.webhooks).toBeNull();
+      expect(t.server.services.webhooks).not.toBeNull();
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('describes the delivery a webhook receives, with its item schema', async () => {
     const response = await fetch(`${t.docsUrl}/openapi.json`);
