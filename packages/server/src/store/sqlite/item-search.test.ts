@@ -385,6 +385,34 @@ describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
       db.close();
     }
   });
+
+  it('continues a common needle after a cursor whose item was deleted', async () => {
+    const org = orgs[0] as Organization;
+    // More matches than the tight candidate cap (6) in an organization larger than its walk
+    // budget (9): the phrase query in rowid order serves every page.
+    const rows = Array.from({ length: 10 }, (_, i) => ({
+      sku: `GONE-${i}`,
+      name: `Cursorgone ${i}`,
+    }));
+    await tight.writeItems(org.id, rows);
+    try {
+      const first = await tight.listItems(org.id, { limit: 3, search: 'cursorgone' });
+      expect(first.map((item) => item.sku)).toEqual(['GONE-0', 'GONE-1', 'GONE-2']);
+      const cursor = first[1]?.id as string;
+      expect(await tight.deleteItem(org.id, { id: cursor })).toBe(true);
+      const next = await tight.listItems(org.id, {
+        limit: 3,
+        search: 'cursorgone',
+        afterId: cursor,
+      });
+      expect(next.map((item) => item.sku)).toEqual(['GONE-2', 'GONE-3', 'GONE-4']);
+    } finally {
+      await tight.deleteItems(
+        org.id,
+        rows.map((row) => ({ sku: row.sku })),
+      );
+    }
+  });
 });
 
 describe('migration 2 (search index) on a database made by migration 1', () => {
