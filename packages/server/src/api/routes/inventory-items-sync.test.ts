@@ -69,6 +69,23 @@ describe('incremental sync: updatedSince, nextSince, includeDeleted', () => {
     expect(third.nextCursor).toBeNull();
   });
 
+  it('builds a large page in chunks without losing or splitting an item', async () => {
+    const start = (await sync('?updatedSince=2026-01-01&limit=1000')).nextSince;
+    await server.createItems(
+      orgId,
+      Array.from({ length: 250 }, (_, i) => ({ name: `Chunk ${i}`, sku: `CH-${i}` })),
+    );
+    // Page sizes at, between and past the chunk boundaries (100 items per chunk).
+    for (const limit of [100, 200, 250]) {
+      const page = await sync(`?updatedSince=${start}&limit=${limit}&includeDeleted=true`);
+      expect(page.count).toBe(limit);
+      expect(page.data.map((item) => item.sku)).toEqual(
+        Array.from({ length: limit }, (_, i) => `CH-${i}`),
+      );
+      expect(page.deleted).toEqual([]);
+    }
+  });
+
   it('pages a long sync with nextCursor, every change exactly once, within `limit`', async () => {
     const start = (await sync('?updatedSince=2026-01-01&limit=1000')).nextSince;
     await server.createItems(

@@ -282,6 +282,9 @@ async function buildPage(
   return Buffer.concat(chunks);
 }
 
+/** Items of a sync page turned into bytes together. */
+const SYNC_CHUNK_ITEMS = 100;
+
 /** A page of an incremental sync: changes in change order, deletions too if asked. */
 async function buildSyncPage(
   services: Services,
@@ -309,9 +312,17 @@ async function buildSyncPage(
     ...(query.status === undefined ? {} : { status: query.status }),
     includeDeleted,
   });
-  let text = '{"data":[';
+  // As in buildPage, the items become bytes a slice at a time: strings of one slice die young,
+  // where one string of the whole page (over a MB) would be allocated among old objects and
+  // freed only by a full collection, which let the heap grow by the page under load.
+  const chunks: Buffer[] = [Buffer.from('{"data":[')];
+  let text = '';
   page.items.forEach((item, i) => {
     text += i > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields);
+    if ((i + 1) % SYNC_CHUNK_ITEMS === 0) {
+      chunks.push(Buffer.from(text));
+      text = '';
+    }
   });
   const next = page.more ? encodeSyncCursor(page.throughSeq, filters) : null;
   // A caught-up page covers every change until now; a full one only up to its last change, so
@@ -324,7 +335,8 @@ async function buildSyncPage(
     );
     text += `,"deleted":[${deleted.join(',')}]`;
   }
-  return Buffer.from(`${text}}`);
+  chunks.push(Buffer.from(`${text}}`));
+  return Buffer.concat(chunks);
 }
 
 function retentionText(ms: number): string {
