@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldCase, searchText } from '../search.js';
 import type { Item, ItemFields, ItemQuery, ItemStatus, Organization } from '../types.js';
-import { ftsPhrase } from './item-search.js';
+import { CommonNeedles, ftsPhrase } from './item-search.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
 
@@ -412,6 +412,21 @@ describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
         rows.map((row) => ({ sku: row.sku })),
       );
     }
+  });
+});
+
+describe('CommonNeedles (a plan statistic)', () => {
+  it('remembers a needle per organization until its entry expires, within a bounded size', () => {
+    const common = new CommonNeedles(1000, 2);
+    common.add(1, 'steel', 0);
+    expect(common.has(1, 'steel', 999)).toBe(true);
+    expect(common.has(1, 'steel', 1000)).toBe(false);
+    expect(common.has(2, 'steel', 10)).toBe(false);
+    common.add(1, 'bolt', 0);
+    // Full: the next entry starts over rather than growing without bound.
+    common.add(1, 'brass', 0);
+    expect(common.has(1, 'steel', 10)).toBe(false);
+    expect(common.has(1, 'brass', 10)).toBe(true);
   });
 });
 

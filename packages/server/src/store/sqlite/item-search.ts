@@ -65,6 +65,9 @@ const TRIGRAM_TTL_MS = 10 * 60_000;
 const TRIGRAM_CACHE_ENTRIES = 50_000;
 /** At most this many trigrams of a long needle are counted to choose where to look. */
 const TRIGRAMS_SAMPLED = 10;
+/** How long, and for how many needles at most, CommonNeedles remembers. */
+const COMMON_NEEDLE_TTL_MS = 60_000;
+const COMMON_NEEDLE_ENTRIES = 10_000;
 
 export interface SearchStatements {
   /** A prepared statement in raw mode: rows come back as arrays. */
@@ -179,6 +182,32 @@ export class TrigramStats {
   }
 }
 
+/**
+ * Needles found common in an organization (the index held `ftsCandidateCap` matches or more),
+ * remembered for a while so that their next pages skip counting candidates (0.6 ms of a page
+ * of "steel" at 1M items) and go straight to the phrase query in rowid order. Either plan
+ * returns the exact page; this only chooses, so a needle that has since become rare costs at
+ * most a longer read of the index until the entry expires.
+ */
+export class CommonNeedles {
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly ttlMs = COMMON_NEEDLE_TTL_MS,
+    private readonly maxEntries = COMMON_NEEDLE_ENTRIES,
+  ) {}
+
+  has(organizationSeq: number, needle: string, now: number): boolean {
+    const at = this.seen.get(`${organizationSeq}:${needle}`);
+    return at !== undefined && now - at < this.ttlMs;
+  }
+
+  add(organizationSeq: number, needle: string, now: number): void {
+    if (this.seen.size >= this.maxEntries) this.seen.clear();
+    this.seen.set(`${organizationSeq}:${needle}`, now);
+  }
+}
+
 /** Filters on `items` beyond the search itself, as SQL and parameters. */
 function filters(alias: string, query: ItemQuery): { sql: string; params: unknown[] } {
   let sql = '';
@@ -231,7 +260,7 @@ function indexCandidates(
  */
 export function searchItems(
   db: SearchStatements,
-  stats: { extents: OrganizationExtents; trigrams: TrigramStats },
+  stats: { extents: OrganizationExtents; trigrams: TrigramStats; common: CommonNeedles },
   columns: string,
   organizationId: string,
   organizationSeq: number,
@@ -247,9 +276,10 @@ export function searchItems(
     if (walk.lastExamined) query.onPartialPage?.(walk.lastExamined.id);
     return walk.rows;
   }
-  if (size > limits.scanBudget) {
+  const now = Date.now();
+  if (size > limits.scanBudget && !stats.common.has(organizationSeq, needle, now)) {
     let candidates: number[] | null = null;
-    for (const part of stats.trigrams.phrases(needle)) {
+    for (const part of stats.trigrams.phrases(needle, now)) {
       candidates = indexCandidates(
         db,
         stats.extents,
@@ -277,6 +307,7 @@ export function searchItems(
           query.limit,
         ) as Row[];
     }
+    stats.common.add(organizationSeq, needle, now);
   }
   if (size <= limits.scanBudget) {
     return orderedWalk(db, columns, organizationId, needle, query, limits.scanBudget, size).rows;

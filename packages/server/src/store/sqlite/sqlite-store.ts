@@ -30,6 +30,7 @@ import {
 } from '../types.js';
 import { type BackupSummary, backupDatabase } from './backup.js';
 import {
+  CommonNeedles,
   DEFAULT_SEARCH_LIMITS,
   OrganizationExtents,
   organizationRange,
@@ -197,6 +198,7 @@ export class SqliteStore implements Store {
   private readonly searchStats = {
     extents: new OrganizationExtents({ stmt: (sql) => this.rawStmt(sql) }),
     trigrams: new TrigramStats({ stmt: (sql) => this.rawStmt(sql) }),
+    common: new CommonNeedles(),
   };
 
   constructor(file: string, options: SqliteStoreOptions = {}) {
