@@ -4,6 +4,22 @@ import { ImportFileError } from './errors.js';
 import { readFailure } from './format.js';
 import { jsonReason, type OnBytes, type RawRecord } from './records.js';
 
+/**
+ * One line of an NDJSON file: its value, or null for a blank line (a byte order mark opening
+ * the file is skipped). Throws ImportFileError for a line that is not JSON.
+ */
+export function parseNdjsonLine(raw: string, line: number): { value: unknown } | null {
+  const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  if (text.trim() === '') return null;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    const { reason, position } = jsonReason(error);
+    const column = position === undefined ? '' : ` (column ${position + 1})`;
+    throw new ImportFileError(`invalid JSON${column}: ${reason}`, line);
+  }
+}
+
 /** Streams NDJSON: one JSON value per line; blank lines are skipped. */
 export async function* readNdjson(file: string, onBytes?: OnBytes): AsyncGenerator<RawRecord> {
   const stream = createReadStream(file);
@@ -23,17 +39,8 @@ export async function* readNdjson(file: string, onBytes?: OnBytes): AsyncGenerat
   try {
     for await (const raw of lines) {
       line++;
-      const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        const { reason, position } = jsonReason(error);
-        const column = position === undefined ? '' : ` (column ${position + 1})`;
-        throw new ImportFileError(`invalid JSON${column}: ${reason}`, line);
-      }
-      yield { line, kind: 'json', value };
+      const parsed = parseNdjsonLine(raw, line);
+      if (parsed) yield { line, kind: 'json', value: parsed.value };
     }
     if (failure) throw failure;
   } finally {
