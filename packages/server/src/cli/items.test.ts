@@ -168,6 +168,40 @@ describe('stockroom items import', () => {
     });
   });
 
+  it('a file of many reads and worker messages: rows in file order, errors at their lines, searchable at once', async () => {
+    // 1,500 lines with CRLF breaks: several of the reader thread's 512-row messages and of the
+    // 1,000-row write batches; a rejected row and a duplicate sku in later messages.
+    const lines = Array.from({ length: 1500 }, (_, i) =>
+      JSON.stringify({ name: `Widget ${i}`, sku: `W-${i}`, quantity: i, customFields: { i } }),
+    );
+    lines[700] = '{"name":"Bad","sku":"BAD","quantity":"many"}';
+    lines[1100] = JSON.stringify({ name: 'Again', sku: 'W-4' });
+    lines[1499] = JSON.stringify({ name: 'Quillfeather pen', sku: 'PEN-1' });
+    const ndjson = sandbox.file(`many${n}.ndjson`, `${lines.join('\r\n')}\r\n`);
+    const result = await run(['items', 'import', ndjson, '--org', slug, '--json']);
+    expectFailure(result, { status: 1, code: 'IMPORT_ROWS_FAILED', json: true });
+    expect(result.json).toMatchObject({
+      created: 1498,
+      failed: 2,
+      errors: [
+        { line: 701, reason: 'quantity must be a finite number, got "many"' },
+        {
+          line: 1101,
+          reason: expect.stringMatching(/^duplicate sku "W-4" \(first used on line 5\)/),
+        },
+      ],
+    });
+    const store = sandbox.store();
+    const all = await store.listItems(orgId, { limit: 2000 });
+    // Listed in _id order: the file's order.
+    expect(all.map((item) => item.sku)).toEqual(
+      lines.flatMap((line, i) => (i === 700 || i === 1100 ? [] : [JSON.parse(line).sku])),
+    );
+    expect(all[42]).toMatchObject({ name: 'Widget 42', quantity: 42, customFields: '{"i":42}' });
+    const found = await store.listItems(orgId, { limit: 10, search: 'quillfeather' });
+    expect(found.map((item) => item.sku)).toEqual(['PEN-1']);
+  });
+
   it('--strict writes nothing when any row is rejected, and everything when none is', async () => {
     const bad = sandbox.file(
       `s${n}.ndjson`,

@@ -4,6 +4,7 @@ import { checkedRows, readRecords } from './checked-rows.js';
 import { detectFormat, readFailure } from './format.js';
 import { countNdjsonRecords } from './ndjson-count.js';
 import type { OnBytes } from './records.js';
+import { checkedRowsOffThread } from './row-thread.js';
 import { checkUtf8 } from './utf8.js';
 
 export interface ImportRowError {
@@ -127,7 +128,8 @@ export async function importItems(
     return { ...emptyResult(), failed: errors.length, errors };
   }
 
-  // Pass 2: the file is known to be well formed; write it in batches.
+  // Pass 2: the file is known to be well formed; write it in batches, while a worker thread
+  // reads and checks the rows that follow (row-thread.ts).
   let done = 0;
   progress?.({ phase: 'writing', done, total });
   let batch: ItemFields[] = [];
@@ -138,7 +140,7 @@ export async function importItems(
     lines = [];
     progress?.({ phase: 'writing', done, total });
   };
-  for await (const row of checkedRows(file, format)) {
+  for await (const row of checkedRowsOffThread(file, format)) {
     done++;
     if ('reason' in row) {
       result.errors.push({ line: row.line, reason: row.reason });
