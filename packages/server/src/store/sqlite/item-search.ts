@@ -183,11 +183,12 @@ export class TrigramStats {
 }
 
 /**
- * Needles found common in an organization (the index held `ftsCandidateCap` matches or more),
- * remembered for a while so that their next pages skip counting candidates (0.6 ms of a page
- * of "steel" at 1M items) and go straight to the phrase query in rowid order. Either plan
- * returns the exact page; this only chooses, so a needle that has since become rare costs at
- * most a longer read of the index until the entry expires.
+ * Phrases found common in an organization (the index held `ftsCandidateCap` matches or more),
+ * remembered for a while so that the next pages skip counting their candidates (0.6 ms of a
+ * page of "steel" at 1M items): a needle whose whole phrase is common goes straight to the
+ * phrase query in rowid order, and one whose parts are common skips to the next part. Every
+ * plan returns the exact page; this only chooses, so a phrase that has since become rare
+ * costs at most a longer read of the index until the entry expires.
  */
 export class CommonNeedles {
   private readonly seen = new Map<string, number>();
@@ -277,9 +278,12 @@ export function searchItems(
     return walk.rows;
   }
   const now = Date.now();
-  if (size > limits.scanBudget && !stats.common.has(organizationSeq, needle, now)) {
+  if (size > limits.scanBudget && !stats.common.has(organizationSeq, phrase, now)) {
     let candidates: number[] | null = null;
+    // The last part is the whole needle's phrase; a part known to be common is not counted
+    // again ("drill steel" tries "dril" and "l st", each in 7-17% of the items, first).
     for (const part of stats.trigrams.phrases(needle, now)) {
+      if (stats.common.has(organizationSeq, part, now)) continue;
       candidates = indexCandidates(
         db,
         stats.extents,
@@ -288,6 +292,7 @@ export function searchItems(
         limits.ftsCandidateCap,
       );
       if (candidates !== null) break;
+      stats.common.add(organizationSeq, part, now);
     }
     if (candidates !== null) {
       if (candidates.length === 0) return [];
@@ -307,7 +312,6 @@ export function searchItems(
           query.limit,
         ) as Row[];
     }
-    stats.common.add(organizationSeq, needle, now);
   }
   if (size <= limits.scanBudget) {
     return orderedWalk(db, columns, organizationId, needle, query, limits.scanBudget, size).rows;
