@@ -1,3 +1,5 @@
+import { CodedError, type CodedErrorOptions, errorEnvelope } from '../http/coded-error.js';
+
 /**
  * The closed set of admin API error codes and the status each answers with. The envelope is
  * the public API's (api/errors.ts); `docUrl` points at the code's section of the admin API page.
@@ -35,32 +37,18 @@ export const ADMIN_ERROR_CODES = Object.keys(ADMIN_ERROR_STATUS) as AdminErrorCo
 /** The admin API's realm: a 401 here is about the admin token, never an API key. */
 export const ADMIN_WWW_AUTHENTICATE = 'Bearer realm="stockroom-admin"';
 
-export interface AdminErrorOptions {
-  /** The field, path segment or query parameter at fault. */
-  param?: string;
-  headers?: Record<string, string>;
+export interface AdminErrorOptions extends CodedErrorOptions {
   /** Top-level members of the answer besides `error` (the bulk upsert's `result`). */
   extra?: Record<string, unknown>;
 }
 
-export class AdminError extends Error {
+export class AdminError extends CodedError<AdminErrorCode> {
   override name = 'AdminError';
-  readonly code: AdminErrorCode;
-  readonly status: number;
-  readonly param: string | undefined;
-  readonly headers: Record<string, string>;
   readonly extra: Record<string, unknown>;
-  /** Fastify reads (and its validation step writes) this to pick the reply status. */
-  statusCode: number;
 
   constructor(code: AdminErrorCode, message: string, options: AdminErrorOptions = {}) {
-    super(message);
-    this.code = code;
-    this.status = ADMIN_ERROR_STATUS[code];
-    this.param = options.param;
-    this.headers = options.headers ?? {};
+    super(ADMIN_ERROR_STATUS, code, message, options);
     this.extra = options.extra ?? {};
-    this.statusCode = this.status;
   }
 }
 
@@ -75,14 +63,7 @@ export function adminErrorBody(
   publicDocsUrl: string,
 ): Record<string, unknown> {
   return {
-    error: {
-      code: error.code,
-      message: error.message,
-      status: error.status,
-      requestId,
-      ...(error.param === undefined ? {} : { param: error.param }),
-      docUrl: adminErrorDocUrl(publicDocsUrl, error.code),
-    },
+    ...errorEnvelope(error, requestId, adminErrorDocUrl(publicDocsUrl, error.code)),
     ...error.extra,
   };
 }

@@ -1,3 +1,10 @@
+import {
+  CodedError,
+  type CodedErrorOptions,
+  type ErrorEnvelope,
+  errorEnvelope,
+} from '../http/coded-error.js';
+
 /** The closed set of API error codes and the status each one answers with (DECISIONS.md). */
 export const ERROR_STATUS = {
   MISSING_PARAMETER: 400,
@@ -25,54 +32,22 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
-export interface ApiErrorOptions {
-  param?: string;
-  headers?: Record<string, string>;
-}
+export type ApiErrorOptions = CodedErrorOptions;
 
-export class ApiError extends Error {
+export class ApiError extends CodedError<ErrorCode> {
   override name = 'ApiError';
-  readonly code: ErrorCode;
-  readonly status: number;
-  readonly param: string | undefined;
-  readonly headers: Record<string, string>;
-  /** Fastify reads (and its validation step writes) this to pick the reply status. */
-  statusCode: number;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
-    super(message);
-    this.code = code;
-    this.status = ERROR_STATUS[code];
-    this.param = options.param;
-    this.headers = options.headers ?? {};
-    this.statusCode = this.status;
+    super(ERROR_STATUS, code, message, options);
   }
 }
 
-export interface ErrorBody {
-  error: {
-    code: ErrorCode;
-    message: string;
-    status: number;
-    requestId: string;
-    param?: string;
-    docUrl: string;
-  };
-}
+export type ErrorBody = ErrorEnvelope<ErrorCode>;
 
 export function errorDocUrl(publicDocsUrl: string, code: ErrorCode): string {
   return `${publicDocsUrl}/en/docs/errors#${code.toLowerCase()}`;
 }
 
 export function errorBody(error: ApiError, requestId: string, publicDocsUrl: string): ErrorBody {
-  return {
-    error: {
-      code: error.code,
-      message: error.message,
-      status: error.status,
-      requestId,
-      ...(error.param === undefined ? {} : { param: error.param }),
-      docUrl: errorDocUrl(publicDocsUrl, error.code),
-    },
-  };
+  return errorEnvelope(error, requestId, errorDocUrl(publicDocsUrl, error.code));
 }
