@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,
@@ -12,6 +13,7 @@ import {
   InvalidRequestError,
   NotFoundError,
   StockroomError,
+  TimeoutError,
 } from './errors.js';
 
 /**
@@ -213,6 +215,29 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.message).toMatch(/admin port/);
     expect(error.message).not.toContain(ADMIN_TOKEN);
+  });
+
+  it('a silent server: a TimeoutError that says the change may have been made', async () => {
+    // Accepts the connection and never answers.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      const client = createAdminClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        token: ADMIN_TOKEN,
+        timeoutMs: 200,
+      });
+      const error = await rejection(client.organizations.create({ name: 'Never', slug: 'never' }));
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error.message).toBe(
+        `No answer from http://127.0.0.1:${port} within 200 ms (POST /admin/v1/organizations); the change may or may not have been made.`,
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('the OpenAPI document comes from the admin host', async () => {

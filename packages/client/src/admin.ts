@@ -1,16 +1,14 @@
 import { isBrowser } from './environment.js';
 import {
-  ConnectionError,
   errorFromResponse,
   InvalidRequestError,
   StockroomError,
   type StockroomErrorInit,
-  TimeoutError,
 } from './errors.js';
+import { exchange, type FetchLike } from './exchange.js';
 import { numberOption } from './options.js';
 import { parseRetryAfter } from './retry.js';
-import { redact, redactJson, safeCause } from './secrets.js';
-import type { FetchLike } from './transport.js';
+import { redactJson } from './secrets.js';
 
 /**
  * The admin API client: organizations, keys and bulk item writes on the admin port of a
@@ -182,7 +180,6 @@ export class ItemsRejectedError extends InvalidRequestError {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
-const MAX_TIMER_MS = 2_147_483_647;
 
 function normalizeBaseUrl(raw: unknown): string {
   let url: URL;
@@ -338,65 +335,27 @@ export class StockroomAdmin {
     options: AdminCallOptions = {},
   ): Promise<T> {
     const timeoutMs = numberOption('timeoutMs', options.timeoutMs, this.timeoutMs, 1);
-    const fetchImpl = this.#fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== 'function') {
-      throw new TypeError('No fetch implementation: pass one as the `fetch` option.');
-    }
-    const url = this.baseUrl + path;
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: `Bearer ${this.#token}`,
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const signal = options.signal;
-    if (signal?.aborted) throw signal.reason;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        controller.abort();
-      },
-      Math.min(timeoutMs, MAX_TIMER_MS),
-    );
-    let status: number;
-    let responseHeaders: Headers;
-    let text: string;
-    try {
-      const response = await fetchImpl(url, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: controller.signal,
-      });
-      status = response.status;
-      responseHeaders = response.headers;
-      text = await response.text();
-    } catch (cause) {
-      if (signal?.aborted) throw signal.reason;
-      const target = new URL(url);
-      if (timedOut) {
-        throw new TimeoutError({
-          code: 'TIMEOUT',
-          message: `No answer from ${target.origin} within ${timeoutMs} ms (${method} ${target.pathname}); the change may or may not have been made.`,
-        });
-      }
-      const safe = safeCause(cause, this.#token);
-      const inner = (safe as { cause?: { code?: string } }).cause?.code;
-      throw new ConnectionError({
-        code: 'CONNECTION_ERROR',
-        message: redact(
-          `Could not reach ${target.origin} (${method} ${target.pathname}): ${safe.message}${inner ? ` (${inner})` : ''}. Is the server started with ADMIN_TOKEN, and is this its admin port?`,
-          this.#token,
-        ),
-        cause: safe,
-      });
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
+    const {
+      status,
+      headers: responseHeaders,
+      text,
+    } = await exchange({
+      fetch: this.#fetch,
+      url: this.baseUrl + path,
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      timeoutMs,
+      signal: options.signal,
+      secret: this.#token,
+      timeoutNote: 'the change may or may not have been made',
+      connectionHint: 'Is the server started with ADMIN_TOKEN, and is this its admin port?',
+    });
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);

@@ -1,13 +1,15 @@
 import type { WithResponse } from './api-promise.js';
-import { ConnectionError, errorFromResponse, StockroomError, TimeoutError } from './errors.js';
+import { errorFromResponse, StockroomError } from './errors.js';
+import { type Exchange, exchange, type FetchLike, MAX_TIMER_MS } from './exchange.js';
 import { callLimits } from './options.js';
 import { NOT_MODIFIED, responseInfo } from './response.js';
 import { parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
-import { redact, redactJson, safeCause } from './secrets.js';
+import { redactJson } from './secrets.js';
 import type { RequestOptions } from './types.js';
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
+
+export type { FetchLike };
 
 export interface TransportConfig {
   baseUrl: string;
@@ -27,15 +29,6 @@ export interface Call {
   ifNoneMatch?: string;
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-/** setTimeout fires at once for delays past 2^31 − 1 ms; longer waits are capped there. */
-const MAX_TIMER_MS = 2_147_483_647;
-
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -52,13 +45,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function describeCause(cause: Error & { code?: string }): string {
-  // Node's fetch says only "fetch failed"; the useful part (ECONNREFUSED, …) is its cause.
-  const inner = cause.cause as { code?: string } | undefined;
-  const code = inner?.code ?? cause.code;
-  return code ? `${cause.message} (${code})` : cause.message;
 }
 
 /** Sends GET requests with the key, a per-attempt timeout and retries; parses the answers. */
@@ -101,65 +87,28 @@ export class Transport {
     }
   }
 
-  async #attempt(
+  #attempt(
     url: string,
     call: Call,
     timeoutMs: number,
     signal: AbortSignal | undefined,
-  ): Promise<Answer> {
-    const fetchImpl = this.#config.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== 'function') {
-      throw new TypeError('No fetch implementation: pass one as the `fetch` option.');
-    }
+  ): Promise<Exchange> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#config.apiKey) headers.authorization = `Bearer ${this.#config.apiKey}`;
     if (call.ifNoneMatch !== undefined) headers['if-none-match'] = call.ifNoneMatch;
-
-    const controller = new AbortController();
-    if (signal?.aborted) throw signal.reason;
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        controller.abort();
-      },
-      Math.min(timeoutMs, MAX_TIMER_MS),
-    );
-    try {
-      // Called as a plain function: browsers reject `fetch` invoked with another `this`.
-      const response = await fetchImpl(url, { method: 'GET', headers, signal: controller.signal });
-      // The body is read under the same timeout: a server may stall after the headers.
-      const text = await response.text();
-      return { status: response.status, headers: response.headers, text };
-    } catch (cause) {
-      if (signal?.aborted) throw signal.reason;
-      const target = new URL(url);
-      if (timedOut) {
-        throw new TimeoutError({
-          code: 'TIMEOUT',
-          message: `No answer from ${target.origin} within ${timeoutMs} ms (GET ${target.pathname}).`,
-        });
-      }
-      // Never the raw error: a custom fetch's error may quote the request's headers.
-      const safe = safeCause(cause, this.#config.apiKey);
-      throw new ConnectionError({
-        code: 'CONNECTION_ERROR',
-        message: redact(
-          `Could not reach ${target.origin} (GET ${target.pathname}): ${describeCause(safe)}`,
-          this.#config.apiKey,
-        ),
-        cause: safe,
-      });
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
+    return exchange({
+      fetch: this.#config.fetch,
+      url,
+      method: 'GET',
+      headers,
+      timeoutMs,
+      signal,
+      secret: this.#config.apiKey,
+    });
   }
 
   /** The result, or the error the answer stands for (returned, so the caller decides on retries). */
-  #read<T>(call: Call, answer: Answer, attempts: number): WithResponse<T> | StockroomError {
+  #read<T>(call: Call, answer: Exchange, attempts: number): WithResponse<T> | StockroomError {
     const { status, headers } = answer;
     // Only an answer to If-None-Match: a 304 nobody asked for is not a result.
     if (status === 304 && call.ifNoneMatch !== undefined) {
