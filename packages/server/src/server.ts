@@ -157,17 +157,32 @@ async function startOnce(
       ? await seedDemo(services.store)
       : null;
     const demo = seeded.demo;
-    const api = await createApiApp(services, { logger: logger || false });
-    apps.push(api);
-    const docs = await createDocsApp({
-      docsDir: options.docsDir ?? DOCS_DIR,
-      publicDocsUrl: docsUrl,
-      publicApiUrl: apiUrl,
-      openapi: () => api.swagger(),
-      // The same process logger; `app` tells its lines from the API's (both log `request`).
-      logger: logger ? logger.child({ app: 'docs' }) : false,
-    });
-    apps.push(docs);
+    // close() closes the connections idle at that moment. One serving a request in flight
+    // would stay open after its response (keep-alive) and hold close() up for the keep-alive
+    // timeout (72 s): such responses ask the client to hang up, as Fastify does for requests
+    // that arrive while it closes. (Added to each app before it is ready.)
+    let draining = false;
+    const serving = (app: FastifyInstance): FastifyInstance => {
+      app.addHook('onSend', async (_request, reply) => {
+        if (draining) reply.header('connection', 'close');
+      });
+      apps.push(app);
+      return app;
+    };
+    const api = serving(await createApiApp(services, { logger: logger || false }));
+    // Ready now, so that its OpenAPI document is complete when the docs render their API
+    // reference from it (once, in a thread of their own).
+    await api.ready();
+    const docs = serving(
+      await createDocsApp({
+        docsDir: options.docsDir ?? DOCS_DIR,
+        publicDocsUrl: docsUrl,
+        publicApiUrl: apiUrl,
+        openapi: () => api.swagger(),
+        // The same process logger; `app` tells its lines from the API's (both log `request`).
+        logger: logger ? logger.child({ app: 'docs' }) : false,
+      }),
+    );
     // The admin API (ADMIN_TOKEN set): its own app on its own port, never on the API's.
     const adminToken = config.adminToken;
     const adminUrl =
@@ -175,21 +190,12 @@ async function startOnce(
     const admin =
       adminToken === null || adminUrl === null
         ? null
-        : await createAdminApp(services, adminToken, {
-            adminUrl,
-            logger: logger ? logger.child({ app: 'admin' }) : false,
-          });
-    if (admin) apps.push(admin);
-    // close() closes the connections idle at that moment. One serving a request in flight
-    // would stay open after its response (keep-alive) and hold close() up for the keep-alive
-    // timeout (72 s): such responses ask the client to hang up, as Fastify does for requests
-    // that arrive while it closes.
-    let draining = false;
-    for (const app of apps) {
-      app.addHook('onSend', async (_request, reply) => {
-        if (draining) reply.header('connection', 'close');
-      });
-    }
+        : serving(
+            await createAdminApp(services, adminToken, {
+              adminUrl,
+              logger: logger ? logger.child({ app: 'admin' }) : false,
+            }),
+          );
     await api.listen({ port: apiPort, host: config.host });
     await docs.listen({ port: docsPort, host: config.host });
     await admin?.listen({ port: adminPort, host: config.adminHost });

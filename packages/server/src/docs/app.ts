@@ -16,11 +16,11 @@ import {
   matchesEtag,
   varyOnEncoding,
 } from '../http/representation.js';
-import { loadPages, type Pages } from './content.js';
 import { isLocale, LOCALES, type Locale } from './i18n.js';
 import { pagePath } from './layout.js';
 import { negotiate, negotiateLocale } from './negotiate.js';
-import { buildSite, type ErrorPage, pageKey, type Resource, type Site } from './site.js';
+import { type ErrorPage, pageKey, type Resource, type Site } from './resources.js';
+import { renderSiteOffThread } from './site-thread.js';
 
 export interface DocsAppOptions {
   /** The folder holding `en/*.mdx` and `es/*.mdx`. */
@@ -30,8 +30,8 @@ export interface DocsAppOptions {
   /** Public base URL of the API, shown in the API reference. */
   publicApiUrl: string;
   /**
-   * The API's OpenAPI document. Called on the first request that needs it (not at creation),
-   * so the API app must be ready by the time the docs host takes traffic.
+   * The API's OpenAPI document. Asked for at creation; if it is not available then (the API
+   * app is not ready), asked again by each request until it is, and the site rendered again.
    */
   openapi: () => unknown;
   /** The process logger: one line per request, and errors. None when omitted. */
@@ -133,7 +133,7 @@ async function send(
 function pageLinks(
   locale: Locale,
   slug: string,
-  pages: Pages,
+  slugs: Site['slugs'],
   representation: 'html' | 'markdown',
 ): string {
   const path = pagePath(locale, slug);
@@ -142,7 +142,7 @@ function pageLinks(
       ? [link(`${path}.mdx`, 'rel="alternate"; type="text/markdown"')]
       : [link(path, 'rel="canonical"'), link(path, 'rel="alternate"; type="text/html"')];
   for (const other of LOCALES) {
-    if (other !== locale && pages[other].has(slug)) {
+    if (other !== locale && slugs[other].has(slug)) {
       links.push(link(pagePath(other, slug), `rel="alternate"; hreflang="${other}"`));
     }
   }
@@ -152,31 +152,49 @@ function pageLinks(
 
 /**
  * The documentation host (not listening yet). Every page is read, parsed, cross-checked and
- * rendered here, so an invalid page makes this reject with a message naming its file.
+ * rendered here (in a thread of its own: site-thread.ts), so an invalid page makes this reject
+ * with a message naming its file.
  */
 export async function createDocsApp(options: DocsAppOptions): Promise<FastifyInstance> {
-  const settings = {
-    publicDocsUrl: trimSlash(options.publicDocsUrl),
-    publicApiUrl: trimSlash(options.publicApiUrl),
+  const input = {
+    docsDir: options.docsDir,
+    options: {
+      publicDocsUrl: trimSlash(options.publicDocsUrl),
+      publicApiUrl: trimSlash(options.publicApiUrl),
+    },
   };
-  const pages = await loadPages(options.docsDir);
-  // Rendered now without the OpenAPI document so a page that cannot render fails at start;
-  // the API app may not be ready yet, so the document itself is read on first use.
-  let site: Site = buildSite(pages, settings, undefined);
-  let complete = false;
+  let doc: unknown;
+  try {
+    doc = options.openapi();
+  } catch {
+    // Not ready yet: the reference page says so until a request finds the document.
+    doc = undefined;
+  }
+  let site: Site = await renderSiteOffThread({ ...input, openapi: doc });
+  /** The rendering with the OpenAPI document, once one has started; shared by the requests. */
+  let complete: Promise<Site> | null = doc === undefined ? null : Promise.resolve(site);
 
-  const current = (request: FastifyRequest): Site => {
-    if (complete) return site;
-    let doc: unknown;
+  const current = (request: FastifyRequest): Site | Promise<Site> => {
+    if (complete) return complete;
     try {
       doc = options.openapi();
     } catch (error) {
       request.log.error({ err: error }, 'the OpenAPI document is not available');
       return site;
     }
-    site = buildSite(pages, settings, doc, site);
-    complete = true;
-    return site;
+    complete = renderSiteOffThread({ ...input, openapi: doc }).then(
+      (rendered) => {
+        site = rendered;
+        return rendered;
+      },
+      (error: unknown) => {
+        // The pages rendered at creation; should this fail anyway, a later request retries.
+        request.log.error({ err: error }, 'the docs could not be rendered again');
+        complete = null;
+        return site;
+      },
+    );
+    return complete;
   };
 
   /**
@@ -294,11 +312,11 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
       // (`..`, encoded slashes, …) can reach outside the docs folder.
       const explicit = page.endsWith('.mdx');
       const slug = explicit ? page.slice(0, -'.mdx'.length) : page;
-      const state = current(request);
-      if (!state.pages[locale].has(slug)) return notFound(request, reply, locale);
+      const state = await current(request);
+      if (!state.slugs[locale].has(slug)) return notFound(request, reply, locale);
       const representation = explicit ? 'markdown' : negotiate(request.headers.accept);
       if (!explicit) reply.header('vary', 'Accept');
-      reply.header('link', pageLinks(locale, slug, state.pages, representation));
+      reply.header('link', pageLinks(locale, slug, state.slugs, representation));
       const map = representation === 'markdown' ? state.markdown : state.html;
       const resource = map.get(pageKey(locale, slug));
       if (!resource) return notFound(request, reply, locale);
@@ -306,15 +324,17 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
     },
   );
 
-  app.get('/llms.txt', async (request, reply) => send(request, reply, current(request).llms));
+  app.get('/llms.txt', async (request, reply) =>
+    send(request, reply, (await current(request)).llms),
+  );
   app.get('/llms-full.txt', async (request, reply) =>
-    send(request, reply, current(request).llmsFull),
+    send(request, reply, (await current(request)).llmsFull),
   );
   app.get('/assets/docs.css', async (request, reply) =>
-    send(request, reply, current(request).stylesheet),
+    send(request, reply, (await current(request)).stylesheet),
   );
   app.get('/openapi.json', async (request, reply) => {
-    const doc = current(request).openapi;
+    const doc = (await current(request)).openapi;
     if (doc) return send(request, reply, doc);
     return reply
       .code(503)

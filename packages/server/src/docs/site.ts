@@ -1,55 +1,27 @@
-import { createHash } from 'node:crypto';
 import type { RootContent } from 'mdast';
-import { type Page, type Pages, sortSlugs } from './content.js';
+import { loadPages, type Page, type Pages, sortSlugs } from './content.js';
 import { LOCALES, type Locale, STRINGS } from './i18n.js';
 import { escapeHtml, type NavEntry, pagePath, renderLayout } from './layout.js';
 import { OpenApiView } from './openapi.js';
 import { renderHtml, renderMarkdown } from './render.js';
+import {
+  type ErrorPage,
+  HTML_TYPE,
+  MARKDOWN_TYPE,
+  pageKey,
+  type Resource,
+  resource,
+  type Site,
+  type SiteInput,
+  type SiteOptions,
+} from './resources.js';
 import { STYLESHEET } from './style.js';
 
-/** Every response body of the docs host, rendered once and kept in memory with its ETag. */
-
-export interface Resource {
-  body: Buffer;
-  type: string;
-  /** Strong validator: a hash of the exact bytes. */
-  etag: string;
-}
-
-export interface SiteOptions {
-  publicDocsUrl: string;
-  publicApiUrl: string;
-}
-
-/** The docs host's own error pages: an unknown page, and an address that is not a valid URL. */
-export type ErrorPage = 'notFound' | 'badRequest';
-
-export interface Site {
-  pages: Pages;
-  /** `${locale}/${slug}` → representation. */
-  markdown: Map<string, Resource>;
-  html: Map<string, Resource>;
-  llms: Resource;
-  llmsFull: Resource;
-  /** Null when the OpenAPI document could not be read. */
-  openapi: Resource | null;
-  stylesheet: Resource;
-  /** Per locale, each error page in both representations. */
-  errors: Record<Locale, Record<ErrorPage, { html: Resource; markdown: Resource }>>;
-}
-
-export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
-export const HTML_TYPE = 'text/html; charset=utf-8';
-
-export function resource(body: string, type: string): Resource {
-  const bytes = Buffer.from(body, 'utf8');
-  const hash = createHash('sha256').update(bytes).digest('base64url').slice(0, 32);
-  return { body: bytes, type, etag: `"${hash}"` };
-}
-
-export function pageKey(locale: Locale, slug: string): string {
-  return `${locale}/${slug}`;
-}
+/**
+ * Rendering: every page read, parsed, cross-checked and turned into the bytes the docs host
+ * serves (resources.ts). This module and what it imports (unified, micromark, highlight.js)
+ * run in a thread of their own in the server (site-thread.ts).
+ */
 
 export function navigation(pages: Pages, locale: Locale): NavEntry[] {
   return sortSlugs(pages[locale].keys()).map((slug) => ({
@@ -137,17 +109,16 @@ function llmsIndex(pages: Pages, options: SiteOptions): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Reads the pages of `docsDir` and renders them; rejects naming the file of an invalid page. */
+export async function renderSite(input: SiteInput): Promise<Site> {
+  return buildSite(await loadPages(input.docsDir), input.options, input.openapi);
+}
+
 /**
  * Renders everything. `openapi` is the API's OpenAPI document, or undefined when it is not
- * available (the reference page then says so, and /openapi.json answers 503). With `previous`,
- * pages that do not depend on the OpenAPI document are reused rather than rendered again.
+ * available (the reference page then says so, and /openapi.json answers 503).
  */
-export function buildSite(
-  pages: Pages,
-  options: SiteOptions,
-  openapi: unknown,
-  previous?: Site,
-): Site {
+export function buildSite(pages: Pages, options: SiteOptions, openapi: unknown): Site {
   const markdown = new Map<string, Resource>();
   const html = new Map<string, Resource>();
   const fullText: string[] = [];
@@ -157,15 +128,6 @@ export function buildSite(
       const page = pages[locale].get(slug);
       if (!page) continue;
       const key = pageKey(locale, slug);
-      const kept = page.generated ? undefined : previous;
-      const keptMarkdown = kept?.markdown.get(key);
-      const keptHtml = kept?.html.get(key);
-      if (keptMarkdown && keptHtml) {
-        fullText.push(keptMarkdown.body.toString('utf8'));
-        markdown.set(key, keptMarkdown);
-        html.set(key, keptHtml);
-        continue;
-      }
       const input = {
         title: page.title,
         description: page.description,
@@ -197,7 +159,9 @@ export function buildSite(
     }
   }
   return {
-    pages,
+    slugs: Object.fromEntries(
+      LOCALES.map((locale) => [locale, new Set(pages[locale].keys())]),
+    ) as Record<Locale, Set<string>>,
     markdown,
     html,
     llms: resource(llmsIndex(pages, options), 'text/plain; charset=utf-8'),
@@ -208,6 +172,6 @@ export function buildSite(
         ? null
         : resource(`${JSON.stringify(openapi, null, 2)}\n`, 'application/json; charset=utf-8'),
     stylesheet: resource(STYLESHEET, 'text/css; charset=utf-8'),
-    errors: previous?.errors ?? errorPages(pages, options),
+    errors: errorPages(pages, options),
   };
 }

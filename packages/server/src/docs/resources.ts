@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { Locale } from './i18n.js';
+
+/**
+ * Every response body of the docs host, rendered once and kept in memory with its ETag: what
+ * the serving thread holds of the docs. Rendering them (site.ts) happens elsewhere.
+ */
+
+export interface Resource {
+  body: Buffer;
+  type: string;
+  /** Strong validator: a hash of the exact bytes. */
+  etag: string;
+}
+
+export interface SiteOptions {
+  publicDocsUrl: string;
+  publicApiUrl: string;
+}
+
+/** What a rendering of the site needs. */
+export interface SiteInput {
+  /** The folder holding `en/*.mdx` and `es/*.mdx`. */
+  docsDir: string;
+  options: SiteOptions;
+  /** The API's OpenAPI document; undefined when it is not available. */
+  openapi: unknown;
+}
+
+/** The docs host's own error pages: an unknown page, and an address that is not a valid URL. */
+export type ErrorPage = 'notFound' | 'badRequest';
+
+export interface Site {
+  /** The page names of each locale. */
+  slugs: Record<Locale, ReadonlySet<string>>;
+  /** `${locale}/${slug}` → representation. */
+  markdown: Map<string, Resource>;
+  html: Map<string, Resource>;
+  llms: Resource;
+  llmsFull: Resource;
+  /** Null when the OpenAPI document could not be read. */
+  openapi: Resource | null;
+  stylesheet: Resource;
+  /** Per locale, each error page in both representations. */
+  errors: Record<Locale, Record<ErrorPage, { html: Resource; markdown: Resource }>>;
+}
+
+export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
+export function resource(body: string, type: string): Resource {
+  const bytes = Buffer.from(body, 'utf8');
+  const hash = createHash('sha256').update(bytes).digest('base64url').slice(0, 32);
+  return { body: bytes, type, etag: `"${hash}"` };
+}
+
+export function pageKey(locale: Locale, slug: string): string {
+  return `${locale}/${slug}`;
+}
+
+/** Every resource of a site, each once. */
+export function* siteResources(site: Site): Generator<Resource> {
+  yield* site.markdown.values();
+  yield* site.html.values();
+  yield site.llms;
+  yield site.llmsFull;
+  if (site.openapi) yield site.openapi;
+  yield site.stylesheet;
+  for (const pages of Object.values(site.errors)) {
+    for (const { html, markdown } of Object.values(pages)) {
+      yield html;
+      yield markdown;
+    }
+  }
+}
