@@ -12,6 +12,8 @@ import { JSON_TYPE } from './schemas.js';
 export interface RepresentationOptions {
   /** Epoch ms of the last change, for Last-Modified and If-Modified-Since (item detail). */
   lastModified?: number;
+  /** The body's strong ETag when it is known already (HashedBody); computed otherwise. */
+  etag?: string;
 }
 
 /** HTTP dates have whole seconds: a change within the second of the header is not newer. */
@@ -33,7 +35,7 @@ export async function sendJson(
   body: Buffer,
   options: RepresentationOptions = {},
 ): Promise<FastifyReply> {
-  const identityTag = strongEtag(body);
+  const identityTag = options.etag ?? strongEtag(body);
   const encoding = chooseEncoding(request.headers['accept-encoding'], body.length);
   reply.header('etag', etagFor(identityTag, encoding));
   reply.header('vary', varyOnEncoding(reply.getHeader('vary')));

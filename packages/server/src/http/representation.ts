@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
@@ -24,7 +24,32 @@ const SUFFIX = /-(br|gzip)"$/;
 
 /** The strong validator of exact bytes, in the identity encoding. */
 export function strongEtag(body: Buffer | string): string {
-  return `"${hash('sha256', body, 'base64url').slice(0, 32)}"`;
+  return tagOf(hash('sha256', body, 'base64url'));
+}
+
+function tagOf(digest: string): string {
+  return `"${digest.slice(0, 32)}"`;
+}
+
+/**
+ * A body made piece by piece, hashed as each piece is added: the same tag as strongEtag of the
+ * whole, without hashing a large body in one go once it is complete (0.8 ms for a 1.36 MB page,
+ * all of it in one turn of the event loop).
+ */
+export class HashedBody {
+  private readonly pieces: Buffer[] = [];
+  private readonly hasher = createHash('sha256');
+
+  add(text: string): void {
+    const bytes = Buffer.from(text);
+    this.pieces.push(bytes);
+    this.hasher.update(bytes);
+  }
+
+  /** The bytes and their strong ETag; call once. */
+  finish(): { body: Buffer; etag: string } {
+    return { body: Buffer.concat(this.pieces), etag: tagOf(this.hasher.digest('base64url')) };
+  }
 }
 
 /** The tag of `body` sent in `encoding`, from the identity tag. */

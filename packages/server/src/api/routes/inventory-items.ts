@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../context.js';
+import { HashedBody } from '../../http/representation.js';
 import { foldCase } from '../../store/search.js';
 import type { Item, ItemQuery, ItemStatus } from '../../store/types.js';
 import { isoTime } from '../../time.js';
@@ -214,12 +215,15 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
           : () => buildSyncPage(services, organization.id, query, limit, fields, cursor, filters);
       // Large pages are built a few at a time (see gate.ts); the default page size is not held.
       const page = limit > DEFAULT_PAGE_SIZE ? await largePages.run(build) : await build();
-      return sendJson(request, reply, page);
+      return sendJson(request, reply, page.body, { etag: page.etag });
     },
   );
 }
 
 type Cursor = ReturnType<typeof decodeCursor>;
+
+/** A page's bytes and their strong ETag, hashed slice by slice as the page was made. */
+type PageBytes = ReturnType<HashedBody['finish']>;
 
 function envelopeEnd(organizationId: string, count: number, next: string | null): string {
   return `],"organizationId":"${organizationId}","count":${count},"nextCursor":${next === null ? 'null' : `"${next}"`}`;
@@ -234,7 +238,7 @@ async function buildPage(
   fields: ItemField[] | undefined,
   cursor: Cursor,
   filters: CursorFilters,
-): Promise<Buffer> {
+): Promise<PageBytes> {
   // A store that bounds the work of a search page may stop early; it then says where.
   let resumeAfter: string | undefined;
   const itemQuery: ItemQuery = {
@@ -255,9 +259,11 @@ async function buildPage(
     store.listItemSlices?.(organizationId, itemQuery) ??
     oneSlice(store.listItems(organizationId, itemQuery));
   // The item fast path (serialize.ts): the same bytes the response schema describes.
-  // Each slice becomes bytes at once, so only buffers (outside the JavaScript heap) live
-  // while the next slice is read: large pages leave little for the collector to copy.
-  const chunks: Buffer[] = [Buffer.from('{"data":[')];
+  // Each slice becomes bytes (and is hashed) at once, so only buffers (outside the JavaScript
+  // heap) live while the next slice is read: large pages leave little for the collector to
+  // copy, and no turn of the event loop hashes a whole page.
+  const body = new HashedBody();
+  body.add('{"data":[');
   let count = 0;
   let lastId: string | undefined;
   let more = false;
@@ -272,14 +278,14 @@ async function buildPage(
       count++;
       lastId = item.id;
     }
-    if (text !== '') chunks.push(Buffer.from(text));
+    if (text !== '') body.add(text);
     if (more) break;
   }
   let next: string | null = null;
   if (more && lastId !== undefined) next = encodeCursor(lastId, filters);
   else if (resumeAfter !== undefined) next = encodeCursor(resumeAfter, filters);
-  chunks.push(Buffer.from(`${envelopeEnd(organizationId, count, next)}}`));
-  return Buffer.concat(chunks);
+  body.add(`${envelopeEnd(organizationId, count, next)}}`);
+  return body.finish();
 }
 
 /** Items of a sync page turned into bytes together. */
@@ -294,7 +300,7 @@ async function buildSyncPage(
   fields: ItemField[] | undefined,
   cursor: Cursor,
   filters: CursorFilters,
-): Promise<Buffer> {
+): Promise<PageBytes> {
   // Validated by the cross-check of the querystring.
   const since = parseSince(query.updatedSince as string) as SincePoint;
   const includeDeleted = query.includeDeleted === 'true';
@@ -315,12 +321,13 @@ async function buildSyncPage(
   // As in buildPage, the items become bytes a slice at a time: strings of one slice die young,
   // where one string of the whole page (over a MB) would be allocated among old objects and
   // freed only by a full collection, which let the heap grow by the page under load.
-  const chunks: Buffer[] = [Buffer.from('{"data":[')];
+  const body = new HashedBody();
+  body.add('{"data":[');
   let text = '';
   page.items.forEach((item, i) => {
     text += i > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields);
     if ((i + 1) % SYNC_CHUNK_ITEMS === 0) {
-      chunks.push(Buffer.from(text));
+      body.add(text);
       text = '';
     }
   });
@@ -335,8 +342,8 @@ async function buildSyncPage(
     );
     text += `,"deleted":[${deleted.join(',')}]`;
   }
-  chunks.push(Buffer.from(`${text}}`));
-  return Buffer.concat(chunks);
+  body.add(`${text}}`);
+  return body.finish();
 }
 
 function retentionText(ms: number): string {
