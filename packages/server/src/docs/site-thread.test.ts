@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
+import { startTestServer } from '../testing/harness.js';
 import { type Site, type SiteInput, siteResources } from './resources.js';
 import { renderSite } from './site.js';
 import type { renderSiteOffThread as RenderSiteOffThread } from './site-thread.js';
@@ -52,6 +53,22 @@ describe('rendering the docs in a thread of their own', () => {
     expect(there.html.size).toBeGreaterThan(10);
     expect(there.openapi === null).toBe(openapi === undefined);
     expect(there.slugs).toEqual(here.slugs);
+  });
+
+  test("gives the same bytes for the API's own OpenAPI document (TypeBox schemas, cloned to the thread)", async () => {
+    const server = await startTestServer();
+    try {
+      const input: SiteInput = {
+        docsDir: REPO_DOCS_DIR,
+        options: OPTIONS,
+        openapi: server.server.api.swagger(),
+      };
+      const [there, here] = await Promise.all([(await offThread())(input), renderSite(input)]);
+      expect(contents(there)).toEqual(contents(here));
+      expect(there.openapi?.body.toString()).toContain('/api/v1/inventory/items');
+    } finally {
+      await server.close();
+    }
   });
 
   test('fails as rendering here does: the error names the file of the invalid page', async () => {
