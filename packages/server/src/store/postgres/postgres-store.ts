@@ -74,50 +74,28 @@ export class PostgresStore implements Store {
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = createPool(connectionString, options);
-    // Bound now: the webhook store works apart from this store's methods (a test counting the
-    // calls a request makes wraps those, and the dispatcher's background work is not one).
+    // On the pool itself: the webhook store works apart from this store's methods, helpers
+    // included (a test counting the calls a request makes wraps every method of the instance,
+    // and the dispatcher's background polls are not a request's calls).
+    const pool = this.pool;
     this.webhooks = new PostgresWebhookStore({
-      rows: this.rows.bind(this),
-      transaction: this.transaction.bind(this),
+      rows: (sql, params) => rowsOn(pool, sql, params),
+      transaction: (work) => transactionOn(pool, work),
     });
     this.scanBudget = options.scanBudget ?? DEFAULT_SCAN_BUDGET;
     this.deleteBatchSize = options.deleteBatchSize ?? DELETE_BATCH;
   }
 
-  /** Runs database work, turning outages and deadlines into StoreUnavailableError (503). */
-  private async run<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
-    if (this.pool.ended) throw new StoreUnavailableError('the database connection is closed');
-    try {
-      return await work(this.pool);
-    } catch (error) {
-      throw toStoreError(error);
-    }
+  private run<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
+    return runOn(this.pool, work);
   }
 
-  private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return this.run(async (db) => (await db.query(sql, params)).rows as Row[]);
+  private rows(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return rowsOn(this.pool, sql, params);
   }
 
-  /** One transaction on one connection; rolled back when `work` throws. */
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.run(async () => {
-      const client = await this.pool.connect();
-      let broken = false;
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
-        throw error;
-      } finally {
-        // A connection whose rollback failed is not given back to the pool.
-        client.release(broken);
-      }
-    });
+  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return transactionOn(this.pool, work);
   }
 
   async migrate(): Promise<string[]> {
@@ -715,6 +693,42 @@ async function takeChangeSeqs(
   const first = last - changes.length + 1;
   for (const [k, item] of changes.entries()) seqs.set(item, first + k);
   return seqs;
+}
+
+/** Runs database work, turning outages and deadlines into StoreUnavailableError (503). */
+async function runOn<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Promise<T> {
+  if (pool.ended) throw new StoreUnavailableError('the database connection is closed');
+  try {
+    return await work(pool);
+  } catch (error) {
+    throw toStoreError(error);
+  }
+}
+
+function rowsOn(pool: pg.Pool, sql: string, params: unknown[] = []): Promise<Row[]> {
+  return runOn(pool, async (db) => (await db.query(sql, params)).rows as Row[]);
+}
+
+/** One transaction on one connection; rolled back when `work` throws. */
+function transactionOn<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return runOn(pool, async () => {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw error;
+    } finally {
+      // A connection whose rollback failed is not given back to the pool.
+      client.release(broken);
+    }
+  });
 }
 
 function itemColumns(items: Item[], seqs: Map<Item, number>) {
