@@ -34,6 +34,7 @@ import {
   ITEM_COLUMNS,
   KEY_COLUMNS,
   type Row,
+  toChangedItem,
   toItem,
   toKey,
   toOrganization,
@@ -538,11 +539,7 @@ export class PostgresStore implements Store {
     for (const row of rows) {
       if (row.change_seq === null) continue;
       if (row.deleted_at === null) {
-        items.push({
-          ...toItem(row),
-          changeSeq: row.change_seq as number,
-          createdSeq: (row.created_seq as number | null) ?? null,
-        });
+        items.push(toChangedItem(row));
       } else {
         deleted.push({
           id: row.id as string,

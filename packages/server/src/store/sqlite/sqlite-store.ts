@@ -9,6 +9,7 @@ import { unsearchable, unstorableReason } from '../storable.js';
 import {
   type ApiKeyRecord,
   type AuditEvent,
+  type ChangedItem,
   type ChangePage,
   type ChangeQuery,
   type Item,
@@ -108,6 +109,30 @@ function toItemFromRaw(row: unknown[]): Item {
     customFields: row[8] as string,
     createdAt: row[9] as number,
     updatedAt: row[10] as number,
+  };
+}
+
+/**
+ * A changed item from a raw row of ITEM_COLUMNS, change_seq, created_seq. One object literal,
+ * not a spread of toItemFromRaw: spreading a fresh object into another made each 1,000-row sync
+ * page twice as slow to read and left about 0.6 MB of it in the old generation, which grew the
+ * heap by ~75 MB a second under load (BENCHMARKS.md, RSS).
+ */
+function toChangedItemFromRaw(row: unknown[]): ChangedItem {
+  return {
+    id: row[0] as string,
+    organizationId: row[1] as string,
+    name: row[2] as string,
+    description: row[3] as string | null,
+    sku: row[4] as string | null,
+    barcode: row[5] as string | null,
+    status: row[6] as ItemStatus,
+    quantity: row[7] as number,
+    customFields: row[8] as string,
+    createdAt: row[9] as number,
+    updatedAt: row[10] as number,
+    changeSeq: row[11] as number,
+    createdSeq: (row[12] as number | null) ?? null,
   };
 }
 
@@ -1069,11 +1094,7 @@ export class SqliteStore implements Store {
             ...(query.status === undefined ? [] : [query.status]),
             fetch,
           ) as unknown[][]
-        ).map((row) => ({
-          ...toItemFromRaw(row),
-          changeSeq: row[11] as number,
-          createdSeq: (row[12] as number | null) ?? null,
-        }));
+        ).map(toChangedItemFromRaw);
         const deleted = query.includeDeleted
           ? (
               this.stmt(
