@@ -1,7 +1,9 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strongEtag } from '../http/representation.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
+import { PIECEWISE_FROM_BYTES } from './respond.js';
 
 /** A raw GET: the bytes as sent (fetch would decode them) and the headers. */
 function rawGet(
@@ -197,5 +199,83 @@ describe('conditional requests and compression on the item routes', () => {
     expect(head.headers.etag).toBe(get.headers.etag);
     expect(head.headers['content-encoding']).toBe('br');
     expect(head.headers['content-length']).toBe(String(get.body.length));
+  });
+});
+
+describe('large pages, written piece by piece', () => {
+  let server: TestServer;
+  let key: string;
+  const url = () => `${server.apiUrl}/api/v1/inventory/items?limit=300`;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const org = await server.createOrganization();
+    key = (await server.createKey({ organizationId: org.id, rateLimit: null })).key;
+    await server.createItems(
+      org.id,
+      Array.from({ length: 300 }, (_, i) => ({
+        name: `Large item ${i}`,
+        sku: `LRG-${i}`,
+        description: `Item ${i} é ${'a long description, '.repeat(50)}`,
+        status: 'Active' as const,
+      })),
+    );
+  });
+  afterAll(() => server.close());
+
+  it('sends the same bytes as smaller pages, with Content-Length, not chunked', async () => {
+    const whole = await rawGet(url(), { 'x-api-key': key });
+    expect(whole.status).toBe(200);
+    expect(whole.body.length).toBeGreaterThan(PIECEWISE_FROM_BYTES);
+    expect(whole.headers['transfer-encoding']).toBeUndefined();
+    expect(whole.headers['content-length']).toBe(String(whole.body.length));
+    expect(whole.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(whole.headers.etag).toBe(strongEtag(whole.body));
+    const page = JSON.parse(whole.body.toString());
+    expect(page.count).toBe(300);
+
+    // The same items, read 100 at a time (pages small enough to be joined before sending).
+    const items: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const next: Awaited<ReturnType<typeof rawGet>> = await rawGet(
+        `${server.apiUrl}/api/v1/inventory/items?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+        { 'x-api-key': key },
+      );
+      expect(next.body.length).toBeLessThan(PIECEWISE_FROM_BYTES);
+      const body = JSON.parse(next.body.toString());
+      items.push(...body.data);
+      cursor = body.nextCursor;
+    } while (cursor);
+    expect(page.data).toEqual(items);
+  });
+
+  it('revalidates, compresses and answers HEAD as for any page', async () => {
+    const identity = await rawGet(url(), { 'x-api-key': key });
+    const etag = identity.headers.etag ?? '';
+    const conditional = await rawGet(url(), { 'x-api-key': key, 'if-none-match': etag });
+    expect(conditional.status).toBe(304);
+    expect(conditional.body.length).toBe(0);
+
+    const br = await rawGet(url(), { 'x-api-key': key, 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.body).equals(identity.body)).toBe(true);
+
+    const head = await new Promise<http.IncomingMessage & { bytes: number }>((resolve, reject) => {
+      http
+        .request(url(), { method: 'HEAD', headers: { 'x-api-key': key } }, (response) => {
+          let bytes = 0;
+          response.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+          });
+          response.on('end', () => resolve(Object.assign(response, { bytes })));
+        })
+        .on('error', reject)
+        .end();
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.bytes).toBe(0);
+    expect(head.headers.etag).toBe(etag);
+    expect(head.headers['content-length']).toBe(String(identity.body.length));
   });
 });

@@ -4,13 +4,17 @@ import { HashedBody, strongEtag } from './representation.js';
 
 describe('HashedBody', () => {
   // Whole characters: a page's pieces are whole items, never half a surrogate pair.
-  test('gives the bytes of its pieces in order, and the strong ETag of the whole', () => {
+  test('keeps its pieces in order, with their length and the strong ETag of the whole', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 20 }), (pieces) => {
         const body = new HashedBody();
         for (const piece of pieces) body.add(piece);
         const whole = Buffer.from(pieces.join(''));
-        expect(body.finish()).toEqual({ body: whole, etag: strongEtag(whole) });
+        const { body: made, etag } = body.finish();
+        expect(Buffer.concat(made.pieces)).toEqual(whole);
+        expect(made.pieces).toHaveLength(pieces.length);
+        expect(made.length).toBe(whole.length);
+        expect(etag).toBe(strongEtag(whole));
       }),
     );
   });

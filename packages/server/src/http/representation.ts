@@ -31,24 +31,36 @@ function tagOf(digest: string): string {
   return `"${digest.slice(0, 32)}"`;
 }
 
+/** A body as the pieces it was made of, in order, with their total length in bytes. */
+export interface PieceBody {
+  pieces: readonly Buffer[];
+  length: number;
+}
+
 /**
  * A body made piece by piece, hashed as each piece is added: the same tag as strongEtag of the
  * whole, without hashing a large body in one go once it is complete (0.8 ms for a 1.36 MB page,
- * all of it in one turn of the event loop).
+ * all of it in one turn of the event loop). The pieces are kept apart: a large body is written
+ * as they are (api/respond.ts) rather than copied into one buffer first.
  */
 export class HashedBody {
   private readonly pieces: Buffer[] = [];
+  private length = 0;
   private readonly hasher = createHash('sha256');
 
   add(text: string): void {
     const bytes = Buffer.from(text);
     this.pieces.push(bytes);
+    this.length += bytes.length;
     this.hasher.update(bytes);
   }
 
-  /** The bytes and their strong ETag; call once. */
-  finish(): { body: Buffer; etag: string } {
-    return { body: Buffer.concat(this.pieces), etag: tagOf(this.hasher.digest('base64url')) };
+  /** The pieces and the strong ETag of their bytes; call once. */
+  finish(): { body: PieceBody; etag: string } {
+    return {
+      body: { pieces: this.pieces, length: this.length },
+      etag: tagOf(this.hasher.digest('base64url')),
+    };
   }
 }
 
