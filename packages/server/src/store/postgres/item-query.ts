@@ -114,35 +114,53 @@ export function itemListStatement(
   }
   params.push(probeSize(query.limit));
   const probe = `$${params.length}`;
+  params.push(sampleSize(query.limit));
+  const sample = `$${params.length}`;
   // 3+ characters: always a full page. Two ways to one page, chosen at run time, neither of
   // which can walk the whole organization through the primary key:
   // - `quick`: the next `probe` rows in id order (a bounded index range), filtered. When the
   //   needle is common this already holds a full page, at a cost bounded by `probe`.
-  // - `slow`, only when `quick` came up short: every match, gathered in a MATERIALIZED CTE,
+  // - `slow`, only when `quick` is not taken: every match, gathered in a MATERIALIZED CTE,
   //   which PostgreSQL plans on its own for all of its rows, so no LIMIT can tempt it into an
   //   ordered primary-key walk that filters row by row hoping to meet `limit` matches early
   //   (a walk of the whole organization when the needle is rare, or absent from it while
   //   common elsewhere). It takes the organization-scoped trigram index (a scan of the
   //   organization for needles shorter than a trigram) and sorts only the matching ids.
+  // `verdict` looks at the first `sample` rows of the probe first: a needle found at most once
+  // there is too rare for `quick` to fill a page (it would need 1 match in 20 rows), so it goes
+  // to `slow` without reading the rest of the probe (a common needle is told by its first two
+  // matches, so its page still reads only the rows it needs). A needle that fills a page in `quick`
+  // shows in the sample with near certainty (at 1 in 20, P(at most 1 of 200) < 0.0004), and a
+  // wrong guess costs time, never exactness: both paths give the same page.
   // A CTE runs only when read, and only as far as it is read: `quick` stops reading `probe` at
   // its LIMIT (with no ORDER BY, whose sort would read the whole probe first: a materialized
-  // CTE is read back in the order it was written, which is `probe`'s id order), and the CASEs (whose branches are evaluated in order, unlike OR and AND) count
-  // the whole probe only when `quick` came up short, so a common needle reads the few hundred
-  // rows its page needs, not the whole probe. `slow` is read only behind those checks.
+  // CTE is read back in the order it was written, which is `probe`'s id order), and the CASEs
+  // (whose branches are evaluated in order, unlike OR and AND) count the whole probe only when
+  // `quick` came up short, so a common needle reads the few hundred rows its page needs, not the
+  // whole probe. `slow` is read only behind those checks.
   return {
     sql: `WITH probe AS MATERIALIZED (
         SELECT id, search_text FROM items WHERE ${filters} ORDER BY id LIMIT ${probe}
+      ), verdict AS MATERIALIZED (
+        SELECT CASE
+          WHEN (SELECT count(*) FROM (
+                  SELECT 1 FROM (SELECT search_text FROM probe LIMIT ${sample}) AS first_rows
+                  WHERE search_text LIKE ${pattern} LIMIT 2) AS hits) >= 2 THEN false
+          ELSE (SELECT count(*) FROM (SELECT 1 FROM probe LIMIT ${sample}) AS first_rows) = ${sample}
+        END AS rare
       ), quick AS MATERIALIZED (
         SELECT id FROM probe WHERE search_text LIKE ${pattern} LIMIT ${limit}
       ), slow AS MATERIALIZED (
         SELECT id FROM items WHERE ${filters} AND search_text LIKE ${pattern}
       ), page AS (
         SELECT id FROM quick
-        WHERE CASE WHEN (SELECT count(*) FROM quick) >= ${limit} THEN true
+        WHERE CASE WHEN (SELECT rare FROM verdict) THEN false
+                   WHEN (SELECT count(*) FROM quick) >= ${limit} THEN true
                    ELSE (SELECT count(*) FROM probe) < ${probe} END
         UNION ALL
         (SELECT id FROM slow
-         WHERE CASE WHEN (SELECT count(*) FROM quick) >= ${limit} THEN false
+         WHERE CASE WHEN (SELECT rare FROM verdict) THEN true
+                    WHEN (SELECT count(*) FROM quick) >= ${limit} THEN false
                     ELSE (SELECT count(*) FROM probe) >= ${probe} END
          ORDER BY id LIMIT ${limit})
       )
@@ -162,6 +180,14 @@ export function itemListStatement(
  */
 export function probeSize(limit: number): number {
   return Math.min(Math.max(limit * 20, 1000), 10_000);
+}
+
+/**
+ * The first rows of the probe that tell a rare needle (at most one match among them) from one
+ * `quick` may serve: a tenth of the probe, 200 at least.
+ */
+export function sampleSize(limit: number): number {
+  return Math.max(200, Math.ceil(probeSize(limit) / 10));
 }
 
 /**

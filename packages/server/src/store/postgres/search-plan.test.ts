@@ -3,7 +3,13 @@ import { createTestSchema, type TestSchema } from '../../testing/postgres.js';
 import { announceSkip, postgresUnavailable } from '../../testing/services.js';
 import { DEFAULT_SCAN_BUDGET } from '../search.js';
 import type { ItemQuery } from '../types.js';
-import { changeListStatement, itemListStatement, probeSize, type Statement } from './item-query.js';
+import {
+  changeListStatement,
+  itemListStatement,
+  probeSize,
+  type Statement,
+  sampleSize,
+} from './item-query.js';
 import { PostgresStore } from './postgres-store.js';
 
 /**
@@ -142,6 +148,23 @@ describe.skipIf(skip)('search plan on PostgreSQL (200,000 items in one organizat
       probeSize(query.limit) + query.limit,
     );
   });
+
+  it.each<[string, ItemQuery]>([
+    ['absent from it, common elsewhere', { limit: 101, search: 'glacierx' }],
+    ['absent everywhere', { limit: 101, search: 'qqqxyz' }],
+    ['rare, in its newest rows', { limit: 101, search: 'novaline' }],
+    ['absent, after a cursor', { limit: 101, search: 'glacierx', afterId: lpadHex(100_000) }],
+  ])(
+    'a needle %s reads only the first rows of the probe before the trigram index',
+    async (_, query) => {
+      const root = await plan(query);
+      expect(sampleSize(query.limit)).toBeLessThan(probeSize(query.limit) / 5);
+      expect(rowsTouched(root, pkeyOfItems)).toBeLessThanOrEqual(
+        sampleSize(query.limit) + query.limit,
+      );
+      expect(nodes(root).map((node) => node['Index Name'])).toContain('items_organization_search');
+    },
+  );
 
   const seqScansOfItems = (root: PlanNode) =>
     nodes(root).filter(
