@@ -6,6 +6,7 @@ import { newAuditEvent, toAuditEvent } from '../audit.js';
 import { changePage } from '../changes.js';
 import { searchText } from '../search.js';
 import { unsearchable, unstorableReason } from '../storable.js';
+import { nextTurn } from '../turns.js';
 import {
   type ApiKeyRecord,
   type AuditEvent,
@@ -773,7 +774,7 @@ export class SqliteStore implements Store {
       const last = slice[slice.length - 1];
       if (slice.length < want || remaining <= 0 || !last) return;
       afterId = last.id;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 

@@ -1,0 +1,29 @@
+/**
+ * Long reads (a limit=1000 page is ten slices) give the event loop back between their pieces.
+ * With `setImmediate` alone, every piece waiting resumes in the same turn: four pages in flight
+ * made each turn four slices long, and a short request that arrived meanwhile waited for all of
+ * them. Here the waiters take turns: one resumes per turn of the loop, so a turn holds at most
+ * one piece of long work whatever the number of large requests. (When nothing else is waiting
+ * the loop turns at once: large requests alone lose no throughput.)
+ */
+const waiting: Array<() => void> = [];
+let scheduled = false;
+
+function resumeOne(): void {
+  const resume = waiting.shift();
+  // Queued from inside a check-phase callback, this runs in the next turn, not this one.
+  if (waiting.length > 0) setImmediate(resumeOne);
+  else scheduled = false;
+  resume?.();
+}
+
+/** Resolves in a later turn of the event loop, after the waiters queued before it. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(resumeOne);
+    }
+  });
+}
