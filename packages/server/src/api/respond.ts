@@ -27,11 +27,17 @@ export interface RepresentationOptions {
  */
 export const PIECEWISE_FROM_BYTES = 256 * 1024;
 
+/** The body as one buffer of its own: pooled pieces are copied out and given back. */
 function joined(body: Buffer | PieceBody): Buffer {
   if (Buffer.isBuffer(body)) return body;
-  return body.pieces.length === 1
-    ? (body.pieces[0] as Buffer)
-    : Buffer.concat(body.pieces as Buffer[], body.length);
+  if (body.release === undefined && body.pieces.length === 1) return body.pieces[0] as Buffer;
+  const bytes = Buffer.concat(body.pieces as Buffer[], body.length);
+  body.release?.();
+  return bytes;
+}
+
+function release(body: Buffer | PieceBody): void {
+  if (!Buffer.isBuffer(body)) body.release?.();
 }
 
 /** HTTP dates have whole seconds: a change within the second of the header is not newer. */
@@ -53,7 +59,7 @@ export async function sendJson(
   body: Buffer | PieceBody,
   options: RepresentationOptions = {},
 ): Promise<FastifyReply> {
-  const identityTag = options.etag ?? strongEtag(joined(body));
+  const identityTag = options.etag ?? strongEtag(Buffer.isBuffer(body) ? body : body.pieces);
   const encoding = chooseEncoding(request.headers['accept-encoding'], body.length);
   reply.header('etag', etagFor(identityTag, encoding));
   reply.header('vary', varyOnEncoding(reply.getHeader('vary')));
@@ -67,15 +73,22 @@ export async function sendJson(
       ? matchesEtag(ifNoneMatch, identityTag)
       : options.lastModified !== undefined &&
         notModifiedSince(request.headers['if-modified-since'], options.lastModified);
-  if (unchanged) return reply.code(304).send();
+  if (unchanged) {
+    release(body);
+    return reply.code(304).send();
+  }
   reply.type(JSON_TYPE);
   // HEAD gets the headers GET would (Content-Length and Content-Encoding included).
   if (encoding === 'identity') {
     if (Buffer.isBuffer(body) || body.length < PIECEWISE_FROM_BYTES) {
       return reply.send(joined(body));
     }
-    // Content-Length stated, so the pieces go out as one body, not chunked.
+    // Content-Length stated, so the pieces go out as one body, not chunked. 'finish' comes
+    // once the last byte is with the operating system; a response cut short never gives its
+    // pieces back (the socket may still hold them) and leaves them to the collector.
     reply.header('content-length', String(body.length));
+    const { release: giveBack } = body;
+    if (giveBack) reply.raw.once('finish', giveBack);
     return reply.send(Readable.from(body.pieces, { objectMode: false }));
   }
   reply.header('content-encoding', encoding);

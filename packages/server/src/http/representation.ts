@@ -2,6 +2,7 @@ import { createHash, hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
+import { bodyChunks, type ChunkPool } from './chunk-pool.js';
 
 /**
  * Conditional requests and compression, shared by the API and the docs host.
@@ -22,9 +23,14 @@ export type ContentEncoding = 'br' | 'gzip' | 'identity';
 const ENCODINGS: ContentEncoding[] = ['br', 'gzip', 'identity'];
 const SUFFIX = /-(br|gzip)"$/;
 
-/** The strong validator of exact bytes, in the identity encoding. */
-export function strongEtag(body: Buffer | string): string {
-  return tagOf(hash('sha256', body, 'base64url'));
+/** The strong validator of exact bytes (one buffer, or pieces in order), in the identity encoding. */
+export function strongEtag(body: Buffer | string | readonly Buffer[]): string {
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    return tagOf(hash('sha256', body, 'base64url'));
+  }
+  const hasher = createHash('sha256');
+  for (const piece of body) hasher.update(piece);
+  return tagOf(hasher.digest('base64url'));
 }
 
 function tagOf(digest: string): string {
@@ -35,30 +41,80 @@ function tagOf(digest: string): string {
 export interface PieceBody {
   pieces: readonly Buffer[];
   length: number;
+  /**
+   * Gives the pieces' memory back for reuse (chunk-pool.ts): call once nothing will read them
+   * again, or never (the collector then frees them). After it the pieces are written over.
+   */
+  release?: () => void;
 }
 
+const utf8 = new TextEncoder();
+
 /**
- * A body made piece by piece, hashed as each piece is added: the same tag as strongEtag of the
- * whole, without hashing a large body in one go once it is complete (0.8 ms for a 1.36 MB page,
- * all of it in one turn of the event loop). The pieces are kept apart: a large body is written
- * as they are (api/respond.ts) rather than copied into one buffer first.
+ * A body made piece by piece into pooled 64 KiB chunks, hashed as each chunk fills: the same
+ * tag as strongEtag of the whole, without hashing a large body in one go once it is complete
+ * (0.8 ms for a 1.36 MB page, all of it in one turn of the event loop), and without a buffer
+ * or a joined string made per page. The chunks are kept apart: a large body is written as they
+ * are (api/respond.ts) rather than copied into one buffer first, then given back.
  */
 export class HashedBody {
+  private readonly chunks: Buffer[] = [];
   private readonly pieces: Buffer[] = [];
+  private chunk: Buffer | undefined;
+  private used = 0;
   private length = 0;
   private readonly hasher = createHash('sha256');
 
+  constructor(private readonly pool: ChunkPool = bodyChunks) {}
+
   add(text: string): void {
-    const bytes = Buffer.from(text);
-    this.pieces.push(bytes);
-    this.length += bytes.length;
-    this.hasher.update(bytes);
+    let rest = text;
+    for (;;) {
+      if (this.chunk === undefined) {
+        this.chunk = this.pool.take();
+        this.chunks.push(this.chunk);
+        this.used = 0;
+      }
+      const room = this.chunk.length - this.used;
+      // A UTF-16 unit is at most 3 bytes of UTF-8: when that fits, one write does it all.
+      if (rest.length * 3 <= room) {
+        const written = this.chunk.write(rest, this.used);
+        this.used += written;
+        this.length += written;
+        return;
+      }
+      const { read, written } = utf8.encodeInto(rest, this.chunk.subarray(this.used));
+      this.used += written;
+      this.length += written;
+      if (read === rest.length) return;
+      rest = rest.slice(read);
+      this.seal();
+    }
+  }
+
+  private seal(): void {
+    if (this.chunk === undefined) return;
+    const piece = this.chunk.subarray(0, this.used);
+    this.hasher.update(piece);
+    this.pieces.push(piece);
+    this.chunk = undefined;
   }
 
   /** The pieces and the strong ETag of their bytes; call once. */
   finish(): { body: PieceBody; etag: string } {
+    this.seal();
+    const { chunks, pool } = this;
+    let released = false;
     return {
-      body: { pieces: this.pieces, length: this.length },
+      body: {
+        pieces: this.pieces,
+        length: this.length,
+        release: () => {
+          if (released) return;
+          released = true;
+          pool.give(chunks);
+        },
+      },
       etag: tagOf(this.hasher.digest('base64url')),
     };
   }

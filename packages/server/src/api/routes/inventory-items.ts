@@ -259,26 +259,24 @@ async function buildPage(
     store.listItemSlices?.(organizationId, itemQuery) ??
     oneSlice(store.listItems(organizationId, itemQuery));
   // The item fast path (serialize.ts): the same bytes the response schema describes.
-  // Each slice becomes bytes (and is hashed) at once, so only buffers (outside the JavaScript
-  // heap) live while the next slice is read: large pages leave little for the collector to
-  // copy, and no turn of the event loop hashes a whole page.
+  // Each item becomes bytes in the body's pooled chunks at once, so nothing of a slice but
+  // those bytes outlives it: large pages leave little for the collector, and no turn of the
+  // event loop hashes a whole page.
   const body = new HashedBody();
   body.add('{"data":[');
   let count = 0;
   let lastId: string | undefined;
   let more = false;
   for await (const slice of slices) {
-    let text = '';
     for (const item of slice) {
       if (count === limit) {
         more = true;
         break;
       }
-      text += count > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields);
+      body.add(count > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
       count++;
       lastId = item.id;
     }
-    if (text !== '') body.add(text);
     if (more) break;
   }
   let next: string | null = null;
@@ -287,9 +285,6 @@ async function buildPage(
   body.add(`${envelopeEnd(organizationId, count, next)}}`);
   return body.finish();
 }
-
-/** Items of a sync page turned into bytes together. */
-const SYNC_CHUNK_ITEMS = 100;
 
 /** A page of an incremental sync: changes in change order, deletions too if asked. */
 async function buildSyncPage(
@@ -318,19 +313,15 @@ async function buildSyncPage(
     ...(query.status === undefined ? {} : { status: query.status }),
     includeDeleted,
   });
-  // As in buildPage, the items become bytes a slice at a time: strings of one slice die young,
-  // where one string of the whole page (over a MB) would be allocated among old objects and
-  // freed only by a full collection, which let the heap grow by the page under load.
+  // As in buildPage, each item becomes bytes at once: its strings die young, where one string
+  // of the whole page (over a MB) would be allocated among old objects and freed only by a
+  // full collection, which let the heap grow by the page under load.
   const body = new HashedBody();
   body.add('{"data":[');
-  let text = '';
   page.items.forEach((item, i) => {
-    text += i > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields);
-    if ((i + 1) % SYNC_CHUNK_ITEMS === 0) {
-      body.add(text);
-      text = '';
-    }
+    body.add(i > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
   });
+  let text = '';
   const next = page.more ? encodeSyncCursor(page.throughSeq, filters) : null;
   // A caught-up page covers every change until now; a full one only up to its last change, so
   // its token is dated by that change: a deletion it still has to report may be that old.
