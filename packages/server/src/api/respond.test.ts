@@ -202,24 +202,32 @@ describe('conditional requests and compression on the item routes', () => {
   });
 });
 
+type ItemInput = Parameters<TestServer['createItems']>[1][number];
+
+/** A server with one organization, its key without rate limit, and `count` items. */
+async function serverWithItems(count: number, item: (i: number) => ItemInput) {
+  const server = await startTestServer();
+  const org = await server.createOrganization();
+  const key = (await server.createKey({ organizationId: org.id, rateLimit: null })).key;
+  await server.createItems(
+    org.id,
+    Array.from({ length: count }, (_, i) => item(i)),
+  );
+  return { server, key };
+}
+
 describe('large pages, written piece by piece', () => {
   let server: TestServer;
   let key: string;
   const url = () => `${server.apiUrl}/api/v1/inventory/items?limit=300`;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    const org = await server.createOrganization();
-    key = (await server.createKey({ organizationId: org.id, rateLimit: null })).key;
-    await server.createItems(
-      org.id,
-      Array.from({ length: 300 }, (_, i) => ({
-        name: `Large item ${i}`,
-        sku: `LRG-${i}`,
-        description: `Item ${i} é ${'a long description, '.repeat(50)}`,
-        status: 'Active' as const,
-      })),
-    );
+    ({ server, key } = await serverWithItems(300, (i) => ({
+      name: `Large item ${i}`,
+      sku: `LRG-${i}`,
+      description: `Item ${i} é ${'a long description, '.repeat(50)}`,
+      status: 'Active',
+    })));
   });
   afterAll(() => server.close());
 
@@ -285,27 +293,21 @@ describe('large pages, their memory reused', () => {
   let key: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    const org = await server.createOrganization();
-    key = (await server.createKey({ organizationId: org.id, rateLimit: null })).key;
-    // 1000 items of about 6 KB: a 6 MB page, more than the kernel's socket buffers take, so a
-    // client that stops reading leaves most of it waiting in the server.
-    await server.createItems(
-      org.id,
-      Array.from({ length: 1000 }, (_, i) => ({
-        name: `Heavy item ${i}`,
-        sku: `HVY-${i}`,
-        description: `${i} ${'ß and é, a description that repeats itself. '.repeat(130)}`,
-        status: 'Active' as const,
-      })),
-    );
+    // 1000 items of about 12 KB: a 12 MB page, more than the socket buffers take before the
+    // client reads (6 MB was not always enough), so most of it waits in the server.
+    ({ server, key } = await serverWithItems(1000, (i) => ({
+      name: `Heavy item ${i}`,
+      sku: `HVY-${i}`,
+      description: `${i} ${'ß and é, a description that repeats itself. '.repeat(260)}`,
+      status: 'Active',
+    })));
   });
   afterAll(() => server.close());
 
   it('never writes over a page a slow client has not read yet', async () => {
     const url = `${server.apiUrl}/api/v1/inventory/items?limit=1000`;
     const reference = await rawGet(url, { 'x-api-key': key });
-    expect(reference.body.length).toBeGreaterThan(5_000_000);
+    expect(reference.body.length).toBeGreaterThan(10_000_000);
     expect(reference.headers.etag).toBe(strongEtag(reference.body));
 
     // A client that reads the first bytes and then stops.

@@ -30,14 +30,9 @@ export const PIECEWISE_FROM_BYTES = 256 * 1024;
 /** The body as one buffer of its own: pooled pieces are copied out and given back. */
 function joined(body: Buffer | PieceBody): Buffer {
   if (Buffer.isBuffer(body)) return body;
-  if (body.release === undefined && body.pieces.length === 1) return body.pieces[0] as Buffer;
   const bytes = Buffer.concat(body.pieces as Buffer[], body.length);
-  body.release?.();
+  body.release();
   return bytes;
-}
-
-function release(body: Buffer | PieceBody): void {
-  if (!Buffer.isBuffer(body)) body.release?.();
 }
 
 /** HTTP dates have whole seconds: a change within the second of the header is not newer. */
@@ -74,7 +69,7 @@ export async function sendJson(
       : options.lastModified !== undefined &&
         notModifiedSince(request.headers['if-modified-since'], options.lastModified);
   if (unchanged) {
-    release(body);
+    if (!Buffer.isBuffer(body)) body.release();
     return reply.code(304).send();
   }
   reply.type(JSON_TYPE);
@@ -87,8 +82,7 @@ export async function sendJson(
     // once the last byte is with the operating system; a response cut short never gives its
     // pieces back (the socket may still hold them) and leaves them to the collector.
     reply.header('content-length', String(body.length));
-    const { release: giveBack } = body;
-    if (giveBack) reply.raw.once('finish', giveBack);
+    reply.raw.once('finish', body.release);
     return reply.send(Readable.from(body.pieces, { objectMode: false }));
   }
   reply.header('content-encoding', encoding);

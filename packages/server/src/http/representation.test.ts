@@ -38,8 +38,8 @@ describe('HashedBody', () => {
     const made = first.finish().body;
     expect(made.pieces).toHaveLength(2);
     expect(pool.idleBytes).toBe(0);
-    made.release?.();
-    made.release?.();
+    made.release();
+    made.release();
     expect(pool.idleBytes).toBe(2 * CHUNK_BYTES);
 
     const second = new HashedBody(pool);

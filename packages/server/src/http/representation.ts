@@ -45,7 +45,7 @@ export interface PieceBody {
    * Gives the pieces' memory back for reuse (chunk-pool.ts): call once nothing will read them
    * again, or never (the collector then frees them). After it the pieces are written over.
    */
-  release?: () => void;
+  release: () => void;
 }
 
 const utf8 = new TextEncoder();

@@ -321,12 +321,11 @@ async function buildSyncPage(
   page.items.forEach((item, i) => {
     body.add(i > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
   });
-  let text = '';
   const next = page.more ? encodeSyncCursor(page.throughSeq, filters) : null;
   // A caught-up page covers every change until now; a full one only up to its last change, so
   // its token is dated by that change: a deletion it still has to report may be that old.
   const coveredUntil = page.more ? Math.min(now, Math.floor(page.throughSeq / 1000)) : now;
-  text += `${envelopeEnd(organizationId, page.items.length, next)},"nextSince":"${encodeSince(page.throughSeq, coveredUntil)}"`;
+  let text = `${envelopeEnd(organizationId, page.items.length, next)},"nextSince":"${encodeSince(page.throughSeq, coveredUntil)}"`;
   if (includeDeleted) {
     const deleted = page.deleted.map(
       (tombstone) => `{"_id":"${tombstone.id}","deletedAt":"${isoTime(tombstone.deletedAt)}"}`,
