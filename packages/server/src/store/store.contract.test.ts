@@ -744,6 +744,17 @@ for (const { engine, skip } of LEGS) {
         ]);
         expect(await names({ limit: 7, search: 'bulk 4' })).toHaveLength(1 + 10 + 100 + 500);
         expect(await bySku('BULK-4499')).toMatchObject({ quantity: 4499, updatedAt: NOW });
+        // A large page given in slices holds the same items as the page read whole.
+        for (const query of [
+          { limit: 1001, afterId: (await bySku('BULK-7'))?.id },
+          { limit: 250, status: 'Draft' as const },
+        ]) {
+          const slices: Item[][] = [];
+          for await (const slice of store.listItemSlices(orgId, query)) slices.push(slice);
+          expect(slices.length).toBeGreaterThan(1);
+          expect(slices.flat()).toEqual(await store.listItems(orgId, query));
+          expect(slices.flat()).toHaveLength(query.limit);
+        }
       });
 
       it('serializes concurrent writers of the same new sku: one creates, the other updates', async () => {

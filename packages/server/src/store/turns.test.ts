@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextTurn } from './turns.js';
+import { inTurns, nextTurn } from './turns.js';
 
 describe('nextTurn', () => {
   it('resumes one waiter per turn of the event loop, in the order they came', async () => {
@@ -33,5 +33,34 @@ describe('nextTurn', () => {
     ]);
     const turns = resumed.map((r) => r.turn);
     expect(new Set(turns).size).toBe(turns.length);
+  });
+});
+
+describe('inTurns', () => {
+  it('gives every item once, in order, one slice per turn of the event loop', async () => {
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const items = Array.from({ length: 25 }, (_, i) => i);
+    const slices: Array<{ items: number[]; turn: number }> = [];
+    for await (const slice of inTurns(items, 10)) slices.push({ items: slice, turn });
+    counting = false;
+    expect(slices.map((s) => s.items)).toEqual([
+      items.slice(0, 10),
+      items.slice(10, 20),
+      items.slice(20),
+    ]);
+    const turns = slices.map((s) => s.turn);
+    expect(new Set(turns).size).toBe(turns.length);
+  });
+
+  it('gives nothing for no items', async () => {
+    const slices: number[][] = [];
+    for await (const slice of inTurns<number>([], 10)) slices.push(slice);
+    expect(slices).toEqual([]);
   });
 });

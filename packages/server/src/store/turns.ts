@@ -27,3 +27,14 @@ export function nextTurn(): Promise<void> {
     }
   });
 }
+
+/**
+ * The items in slices of `size`, a turn of the event loop between them (see nextTurn): for a
+ * page already read whole, so that turning it into bytes does not hold the loop for all of it.
+ */
+export async function* inTurns<T>(items: readonly T[], size: number): AsyncGenerator<T[]> {
+  for (let start = 0; start < items.length; start += size) {
+    if (start > 0) await nextTurn();
+    yield items.slice(start, start + size);
+  }
+}

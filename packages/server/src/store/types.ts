@@ -414,10 +414,11 @@ export interface Store {
 
   listItems(organizationId: string, query: ItemQuery): Promise<Item[]>;
   /**
-   * Optional: the same rows as listItems, in slices, for engines that read a large page in
-   * parts and let other work run between them (the API then encodes each slice as it comes).
+   * The same rows as listItems, in slices with turns of the event loop between them, so that
+   * a large page lets other requests run while it is read and encoded (the API turns each
+   * slice into bytes as it comes).
    */
-  listItemSlices?(organizationId: string, query: ItemQuery): AsyncIterable<Item[]>;
+  listItemSlices(organizationId: string, query: ItemQuery): AsyncIterable<Item[]>;
   getItem(organizationId: string, id: string): Promise<Item | null>;
   countItems(organizationId: string): Promise<number>;
   /**

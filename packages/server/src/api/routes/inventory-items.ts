@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { HashedBody } from '../../http/representation.js';
 import { foldCase } from '../../store/search.js';
-import type { Item, ItemQuery, ItemStatus } from '../../store/types.js';
+import { inTurns } from '../../store/turns.js';
+import type { ItemQuery, ItemStatus } from '../../store/types.js';
 import { isoTime } from '../../time.js';
 import type { AccessPolicy } from '../auth.js';
 import {
@@ -139,12 +140,11 @@ const querystring = withCrossCheck(
   crossCheck,
 );
 
-async function* oneSlice(items: Promise<Item[]>): AsyncGenerator<Item[]> {
-  yield await items;
-}
-
 /** Large pages (limit above the default) built at once, per process. */
 const LARGE_PAGE_CONCURRENCY = 2;
+
+/** Items of a sync page turned into bytes per turn of the event loop. */
+const ITEMS_PER_TURN = 100;
 
 export default function inventoryItemsRoute(app: FastifyInstance, services: Services) {
   const largePages = new Gate(LARGE_PAGE_CONCURRENCY);
@@ -254,10 +254,7 @@ async function buildPage(
       resumeAfter = id;
     },
   };
-  const store = services.store;
-  const slices =
-    store.listItemSlices?.(organizationId, itemQuery) ??
-    oneSlice(store.listItems(organizationId, itemQuery));
+  const slices = services.store.listItemSlices(organizationId, itemQuery);
   // The item fast path (serialize.ts): the same bytes the response schema describes.
   // Each item becomes bytes in the body's pooled chunks at once, so nothing of a slice but
   // those bytes outlives it: large pages leave little for the collector, and no turn of the
@@ -316,11 +313,16 @@ async function buildSyncPage(
   // As in buildPage, each item becomes bytes at once: its strings die young, where one string
   // of the whole page (over a MB) would be allocated among old objects and freed only by a
   // full collection, which let the heap grow by the page under load.
+  // In slices, one per turn of the event loop, as list pages are: a short request arriving
+  // meanwhile waits for a slice of each sync page, not for whole pages.
   const body = new HashedBody();
   body.add('{"data":[');
-  page.items.forEach((item, i) => {
-    body.add(i > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
-  });
+  let count = 0;
+  for await (const slice of inTurns(page.items, ITEMS_PER_TURN)) {
+    for (const item of slice) {
+      body.add(count++ > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
+    }
+  }
   const next = page.more ? encodeSyncCursor(page.throughSeq, filters) : null;
   // A caught-up page covers every change until now; a full one only up to its last change, so
   // its token is dated by that change: a deletion it still has to report may be that old.

@@ -3,6 +3,7 @@ import { newId } from '../../ids.js';
 import { newAuditEvent, toAuditEvent } from '../audit.js';
 import { changePage } from '../changes.js';
 import { DEFAULT_SCAN_BUDGET } from '../search.js';
+import { inTurns } from '../turns.js';
 import {
   type ApiKeyRecord,
   type AuditEvent,
@@ -48,6 +49,9 @@ type Queryable = Pick<pg.Pool, 'query'>;
 
 /** Rows per statement when writing items: bounded memory and statement size. */
 const WRITE_BATCH = 2000;
+
+/** Items per turn of the event loop when a list page is turned into bytes (listItemSlices). */
+const LIST_SLICE_ROWS = 100;
 
 /** Items per statement when deleting an organization: each statement well within its deadline. */
 const DELETE_BATCH = 10_000;
@@ -405,14 +409,29 @@ export class PostgresStore implements Store {
   }
 
   async listItems(organizationId: string, query: ItemQuery): Promise<Item[]> {
+    return (await this.listItemRows(organizationId, query)).map(toItem);
+  }
+
+  /**
+   * The page is one query (a round trip per slice would cost PostgreSQL more than it saves
+   * here), and node-postgres parses its rows as they arrive; what would hold the event loop is
+   * turning 1,000 rows into items and bytes at once, about 10 ms. Given in slices, one per
+   * turn, a short request waits for a slice of each large page instead of whole pages.
+   */
+  async *listItemSlices(organizationId: string, query: ItemQuery): AsyncGenerator<Item[]> {
+    const rows = await this.listItemRows(organizationId, query);
+    for await (const slice of inTurns(rows, LIST_SLICE_ROWS)) yield slice.map(toItem);
+  }
+
+  private async listItemRows(organizationId: string, query: ItemQuery): Promise<Row[]> {
     const statement = itemListStatement(organizationId, query, this.scanBudget);
     if (!statement) return [];
     const rows = await this.rows(statement.sql, statement.params);
-    if (!statement.walk) return rows.map(toItem);
-    const items = rows.filter((row) => row.id !== null).map(toItem);
+    if (!statement.walk) return rows;
+    const found = rows.filter((row) => row.id !== null);
     const walkEnd = rows[0]?.walk_end as string | null | undefined;
-    if (items.length < query.limit && walkEnd) query.onPartialPage?.(walkEnd);
-    return items;
+    if (found.length < query.limit && walkEnd) query.onPartialPage?.(walkEnd);
+    return found;
   }
 
   async getItem(organizationId: string, id: string): Promise<Item | null> {
