@@ -8,6 +8,8 @@ export interface OpenStoreOptions {
   poolSize?: number;
   /** Deadline of one database operation: statement_timeout / busy_timeout, in ms. */
   timeoutMs?: number;
+  /** SQLite's page cache in MiB (sqlite-store.ts DEFAULT_CACHE_MIB unless given). */
+  sqliteCacheMiB?: number;
 }
 
 /** Opens the engine the database URL names. */
@@ -16,8 +18,8 @@ export async function openStore(
   options: OpenStoreOptions = {},
 ): Promise<Store> {
   if (isPostgresUrl(databaseUrl)) return new PostgresStore(databaseUrl, options);
-  return new SqliteStore(
-    databaseUrl,
-    options.timeoutMs === undefined ? {} : { busyTimeoutMs: options.timeoutMs },
-  );
+  return new SqliteStore(databaseUrl, {
+    ...(options.timeoutMs === undefined ? {} : { busyTimeoutMs: options.timeoutMs }),
+    ...(options.sqliteCacheMiB === undefined ? {} : { cacheMiB: options.sqliteCacheMiB }),
+  });
 }

@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { HashedBody } from '../../http/representation.js';
 import { foldCase } from '../../store/search.js';
-import { inTurns } from '../../store/turns.js';
 import type { ItemQuery, ItemStatus } from '../../store/types.js';
 import { isoTime } from '../../time.js';
 import type { AccessPolicy } from '../auth.js';
@@ -142,9 +141,6 @@ const querystring = withCrossCheck(
 
 /** Large pages (limit above the default) built at once, per process. */
 const LARGE_PAGE_CONCURRENCY = 2;
-
-/** Items of a sync page turned into bytes per turn of the event loop. */
-const ITEMS_PER_TURN = 100;
 
 export default function inventoryItemsRoute(app: FastifyInstance, services: Services) {
   const largePages = new Gate(LARGE_PAGE_CONCURRENCY);
@@ -312,17 +308,15 @@ async function buildSyncPage(
   });
   // As in buildPage, each item becomes bytes at once: its strings die young, where one string
   // of the whole page (over a MB) would be allocated among old objects and freed only by a
-  // full collection, which let the heap grow by the page under load.
-  // In slices, one per turn of the event loop, as list pages are: a short request arriving
-  // meanwhile waits for a slice of each sync page, not for whole pages.
+  // full collection, which let the heap grow by the page under load. All in one turn of the
+  // event loop, unlike list pages: the page is read in one snapshot, and encoded across turns
+  // its items outlived scavenges while waiting (old space up to 139 MB instead of 46-48 under
+  // 32 connections of sync pages, RSS up to 325 MB instead of 233).
   const body = new HashedBody();
   body.add('{"data":[');
-  let count = 0;
-  for await (const slice of inTurns(page.items, ITEMS_PER_TURN)) {
-    for (const item of slice) {
-      body.add(count++ > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
-    }
-  }
+  page.items.forEach((item, i) => {
+    body.add(i > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
+  });
   const next = page.more ? encodeSyncCursor(page.throughSeq, filters) : null;
   // A caught-up page covers every change until now; a full one only up to its last change, so
   // its token is dated by that change: a deletion it still has to report may be that old.
