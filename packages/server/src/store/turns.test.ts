@@ -1,25 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { inTurns, nextTurn } from './turns.js';
 
+/** Counts turns of the event loop, one per check phase, until stopped. */
+function countTurns(): { readonly now: number; stop(): void } {
+  let turn = 0;
+  let counting = true;
+  const count = () => {
+    turn++;
+    if (counting) setImmediate(count);
+  };
+  setImmediate(count);
+  return {
+    get now() {
+      return turn;
+    },
+    stop() {
+      counting = false;
+    },
+  };
+}
+
 describe('nextTurn', () => {
   it('resumes one waiter per turn of the event loop, in the order they came', async () => {
-    // Counts turns: one increment per check phase while the waiters run.
-    let turn = 0;
-    let counting = true;
-    const count = () => {
-      turn++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const loop = countTurns();
     const resumed: Array<{ who: string; turn: number }> = [];
     const worker = async (who: string) => {
       for (let step = 0; step < 3; step++) {
         await nextTurn();
-        resumed.push({ who: `${who}${step}`, turn });
+        resumed.push({ who: `${who}${step}`, turn: loop.now });
       }
     };
     await Promise.all([worker('a'), worker('b'), worker('c')]);
-    counting = false;
+    loop.stop();
     expect(resumed.map((r) => r.who)).toEqual([
       'a0',
       'b0',
@@ -38,17 +50,11 @@ describe('nextTurn', () => {
 
 describe('inTurns', () => {
   it('gives every item once, in order, one slice per turn of the event loop', async () => {
-    let turn = 0;
-    let counting = true;
-    const count = () => {
-      turn++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const loop = countTurns();
     const items = Array.from({ length: 25 }, (_, i) => i);
     const slices: Array<{ items: number[]; turn: number }> = [];
-    for await (const slice of inTurns(items, 10)) slices.push({ items: slice, turn });
-    counting = false;
+    for await (const slice of inTurns(items, 10)) slices.push({ items: slice, turn: loop.now });
+    loop.stop();
     expect(slices.map((s) => s.items)).toEqual([
       items.slice(0, 10),
       items.slice(10, 20),
