@@ -13,6 +13,18 @@ export interface Statement {
    * one row of nulls but that.
    */
   walk?: true;
+  /**
+   * Set when the statement's best plan cannot depend on its values (a lookup through a unique
+   * or exact index): the store then runs it as a prepared statement of this name (prepared.ts).
+   * Each name always carries the same text: it spells which filters the text holds.
+   */
+  name?: string;
+}
+
+/** A name per combination of filters, so that one name always has one text. */
+function shapeName(prefix: string, filters: Record<string, boolean>): string {
+  const present = Object.entries(filters).filter(([, on]) => on);
+  return [prefix, ...present.map(([name]) => name)].join('_');
 }
 
 /**
@@ -54,6 +66,18 @@ export function itemListStatement(
   if ([query.sku, query.barcode, ...(query.ids ?? [])].some((v) => v?.includes('\u0000'))) {
     return null;
   }
+  // An exact lookup is served by its index whatever the values; a page that only filters by
+  // status, or searches, is planned for its values (a rare status or needle plans otherwise).
+  const exactName =
+    exact && query.search === undefined
+      ? shapeName('item_lookup', {
+          status: query.status !== undefined,
+          after: query.afterId !== undefined,
+          sku: query.sku !== undefined,
+          barcode: query.barcode !== undefined,
+          ids: query.ids !== undefined,
+        })
+      : undefined;
   if (exact && query.search !== undefined) {
     if (unsearchable(query.search) || query.search.includes(FIELD_SEPARATOR)) return null;
     params.push(containsPattern(query.search));
@@ -71,6 +95,7 @@ export function itemListStatement(
         )
         SELECT * FROM picked ORDER BY id LIMIT $${params.length}`,
       params,
+      name: exactName,
     };
   }
   if (query.search === undefined || exact) {
@@ -79,6 +104,7 @@ export function itemListStatement(
     return {
       sql: `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${params.length}`,
       params,
+      name: exactName,
     };
   }
   if (unsearchable(query.search) || query.search.includes(FIELD_SEPARATOR)) return null;
@@ -224,5 +250,11 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
       WHERE o.id = $1
       ORDER BY page.change_seq`,
     params,
+    // Without a status filter the change index serves every page, whatever the position; with
+    // one, a rare status may be better served otherwise, so that page is planned every time.
+    name:
+      query.status === undefined
+        ? shapeName('change_page', { with_deleted: query.includeDeleted })
+        : undefined,
   };
 }

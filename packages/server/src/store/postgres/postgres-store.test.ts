@@ -257,6 +257,30 @@ describe.skipIf(skip)('PostgresStore', () => {
     expect(plans[1]).toContain('"Index Name": "api_keys_id"');
   });
 
+  it("prepares the request path's lookups once per connection, and no statement whose plan depends on its values", async () => {
+    // One connection, so pg_prepared_statements (per session) sees every statement it ran.
+    const single = new PostgresStore(schema.url, { poolSize: 1 });
+    try {
+      const org = await single.createOrganization({ name: 'P', slug: 'prepared', features: [] });
+      await single.writeItems(org.id, [{ name: 'Bolt', sku: 'B-1' }]);
+      const [bolt] = await single.listItems(org.id, { limit: 1 });
+      await single.listItems(org.id, { limit: 10, search: 'bolt' });
+      for (let i = 0; i < 7; i++) {
+        expect((await single.getItem(org.id, bolt?.id ?? ''))?.name).toBe('Bolt');
+        expect(await single.loadKeyContext(`hash-${i}`)).toBeNull();
+      }
+      const prepared = await single.query(
+        'SELECT name, generic_plans + custom_plans AS runs FROM pg_prepared_statements ORDER BY name',
+      );
+      expect(prepared).toEqual([
+        { name: 'item_by_id', runs: 7 },
+        { name: 'key_context_by_hash', runs: 7 },
+      ]);
+    } finally {
+      await single.close();
+    }
+  });
+
   it('deletes an organization in batches, with its rate-limit counters, beside a concurrent import', async () => {
     const batched = new PostgresStore(schema.url, { deleteBatchSize: 7 });
     try {

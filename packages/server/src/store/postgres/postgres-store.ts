@@ -28,9 +28,10 @@ import {
   type User,
 } from '../types.js';
 import { isUniqueViolation, toStoreError } from './errors.js';
-import { changeListStatement, itemListStatement } from './item-query.js';
+import { changeListStatement, itemListStatement, type Statement } from './item-query.js';
 import { migrate } from './migrate.js';
 import { createPool, type PostgresOptions } from './pool.js';
+import { type PreparedStatement, prepared } from './prepared.js';
 import {
   ITEM_COLUMNS,
   KEY_COLUMNS,
@@ -55,6 +56,45 @@ const LIST_SLICE_ROWS = 100;
 
 /** Items per statement when deleting an organization: each statement well within its deadline. */
 const DELETE_BATCH = 10_000;
+
+// The statements of every request's path, prepared (prepared.ts): lookups by a unique key,
+// whose plan cannot depend on the values. Their columns are listed, never `*`, so a
+// migration that adds a column leaves their result type, and the prepared plans, valid.
+const KEY_CONTEXT_BY_HASH = prepared(
+  'key_context_by_hash',
+  `SELECT ${KEY_COLUMNS},
+     o.name AS org_name, o.slug AS org_slug, o.features AS org_features, o.created_at AS org_created_at,
+     (k.user_id IS NULL OR EXISTS (
+       SELECT 1 FROM memberships m WHERE m.organization_id = k.organization_id AND m.user_id = k.user_id
+     )) AS member
+   FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+   WHERE (k.hash = $1 OR (k.previous_hash = $1 AND k.previous_hash_expires_at > $2))
+     AND k.revoked_at IS NULL`,
+);
+// One statement: the row lock makes concurrent takers queue, and READ COMMITTED re-checks
+// `remaining > 0` after the wait, so the last use is taken exactly once.
+const CONSUME_QUOTA = prepared(
+  'consume_quota',
+  'UPDATE api_keys SET remaining = remaining - 1 WHERE id = $1 AND remaining > 0 RETURNING remaining',
+);
+const REFUND_QUOTA = prepared(
+  'refund_quota',
+  'UPDATE api_keys SET remaining = remaining + 1 WHERE id = $1 AND remaining IS NOT NULL RETURNING remaining',
+);
+const REMAINING_QUOTA = prepared('remaining_quota', 'SELECT remaining FROM api_keys WHERE id = $1');
+const ITEM_BY_ID = prepared(
+  'item_by_id',
+  `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = $1 AND id = $2`,
+);
+// One atomic increment of a fixed-window counter: hits from every process queue on the row lock.
+const COUNT_RATE_LIMIT_HIT = prepared(
+  'count_rate_limit_hit',
+  `INSERT INTO rate_limit_counters (organization_id, key_id, window_seconds, window_index, hits, expires_at)
+   VALUES ($1, $2, $3, $4, 1, $5)
+   ON CONFLICT (organization_id, key_id, window_seconds, window_index)
+   DO UPDATE SET hits = rate_limit_counters.hits + 1
+   RETURNING hits`,
+);
 
 /** Thrown inside a transaction to roll it back while keeping the computed outcomes. */
 class Rollback extends Error {}
@@ -95,7 +135,7 @@ export class PostgresStore implements Store {
     return runOn(this.pool, work);
   }
 
-  private rows(sql: string, params: unknown[] = []): Promise<Row[]> {
+  private rows(sql: string | PreparedStatement, params: unknown[] = []): Promise<Row[]> {
     return rowsOn(this.pool, sql, params);
   }
 
@@ -349,17 +389,7 @@ export class PostgresStore implements Store {
   }
 
   async loadKeyContext(hash: string): Promise<KeyContext | null> {
-    const [row] = await this.rows(
-      `SELECT ${KEY_COLUMNS},
-         o.name AS org_name, o.slug AS org_slug, o.features AS org_features, o.created_at AS org_created_at,
-         (k.user_id IS NULL OR EXISTS (
-           SELECT 1 FROM memberships m WHERE m.organization_id = k.organization_id AND m.user_id = k.user_id
-         )) AS member
-       FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-       WHERE (k.hash = $1 OR (k.previous_hash = $1 AND k.previous_hash_expires_at > $2))
-         AND k.revoked_at IS NULL`,
-      [hash, Date.now()],
-    );
+    const [row] = await this.rows(KEY_CONTEXT_BY_HASH, [hash, Date.now()]);
     if (!row) return null;
     return {
       key: toKey(row),
@@ -375,25 +405,17 @@ export class PostgresStore implements Store {
   }
 
   async consumeQuota(keyId: string): Promise<number | null> {
-    // One statement: the row lock makes concurrent takers queue, and READ COMMITTED
-    // re-checks `remaining > 0` after the wait, so the last use is taken exactly once.
-    const [row] = await this.rows(
-      'UPDATE api_keys SET remaining = remaining - 1 WHERE id = $1 AND remaining > 0 RETURNING remaining',
-      [keyId],
-    );
+    const [row] = await this.rows(CONSUME_QUOTA, [keyId]);
     return row ? (row.remaining as number) : null;
   }
 
   async refundQuota(keyId: string): Promise<number | null> {
-    const [row] = await this.rows(
-      'UPDATE api_keys SET remaining = remaining + 1 WHERE id = $1 AND remaining IS NOT NULL RETURNING remaining',
-      [keyId],
-    );
+    const [row] = await this.rows(REFUND_QUOTA, [keyId]);
     return (row?.remaining as number | undefined) ?? null;
   }
 
   async getRemaining(keyId: string): Promise<number | null> {
-    const [row] = await this.rows('SELECT remaining FROM api_keys WHERE id = $1', [keyId]);
+    const [row] = await this.rows(REMAINING_QUOTA, [keyId]);
     return (row?.remaining as number | null | undefined) ?? null;
   }
 
@@ -427,7 +449,7 @@ export class PostgresStore implements Store {
   private async listItemRows(organizationId: string, query: ItemQuery): Promise<Row[]> {
     const statement = itemListStatement(organizationId, query, this.scanBudget);
     if (!statement) return [];
-    const rows = await this.rows(statement.sql, statement.params);
+    const rows = await this.rows(statementOf(statement), statement.params);
     if (!statement.walk) return rows;
     const found = rows.filter((row) => row.id !== null);
     const walkEnd = rows[0]?.walk_end as string | null | undefined;
@@ -436,10 +458,7 @@ export class PostgresStore implements Store {
   }
 
   async getItem(organizationId: string, id: string): Promise<Item | null> {
-    const [row] = await this.rows(
-      `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = $1 AND id = $2`,
-      [organizationId, id],
-    );
+    const [row] = await this.rows(ITEM_BY_ID, [organizationId, id]);
     return row ? toItem(row) : null;
   }
 
@@ -551,7 +570,7 @@ export class PostgresStore implements Store {
 
   async listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage> {
     const statement = changeListStatement(organizationId, query);
-    const rows = await this.rows(statement.sql, statement.params);
+    const rows = await this.rows(statementOf(statement), statement.params);
     const [first] = rows;
     if (!first) return { items: [], deleted: [], throughSeq: query.afterSeq, more: false };
     const items: ChangedItem[] = [];
@@ -657,14 +676,13 @@ export class PostgresStore implements Store {
     windowIndex: number,
     expiresAt: number,
   ): Promise<number> {
-    const [row] = await this.rows(
-      `INSERT INTO rate_limit_counters (organization_id, key_id, window_seconds, window_index, hits, expires_at)
-       VALUES ($1, $2, $3, $4, 1, $5)
-       ON CONFLICT (organization_id, key_id, window_seconds, window_index)
-       DO UPDATE SET hits = rate_limit_counters.hits + 1
-       RETURNING hits`,
-      [organizationId, keyId, windowSeconds, windowIndex, expiresAt],
-    );
+    const [row] = await this.rows(COUNT_RATE_LIMIT_HIT, [
+      organizationId,
+      keyId,
+      windowSeconds,
+      windowIndex,
+      expiresAt,
+    ]);
     return row?.hits as number;
   }
 
@@ -722,8 +740,18 @@ async function runOn<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Pro
   }
 }
 
-function rowsOn(pool: pg.Pool, sql: string, params: unknown[] = []): Promise<Row[]> {
-  return runOn(pool, async (db) => (await db.query(sql, params)).rows as Row[]);
+/** A page's statement, prepared when its plan cannot depend on its values (item-query.ts). */
+function statementOf(statement: Statement): string | PreparedStatement {
+  return statement.name === undefined ? statement.sql : prepared(statement.name, statement.sql);
+}
+
+function rowsOn(
+  pool: pg.Pool,
+  sql: string | PreparedStatement,
+  params: unknown[] = [],
+): Promise<Row[]> {
+  const query = typeof sql === 'string' ? { text: sql } : sql;
+  return runOn(pool, async (db) => (await db.query({ ...query, values: params })).rows as Row[]);
 }
 
 /** One transaction on one connection; rolled back when `work` throws. */

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSchema, type TestSchema } from '../../testing/postgres.js';
 import { announceSkip, postgresUnavailable } from '../../testing/services.js';
@@ -59,6 +60,7 @@ const skip = announceSkip('search plan on PostgreSQL', await postgresUnavailable
 describe.skipIf(skip)('search plan on PostgreSQL (200,000 items in one organization)', () => {
   let schema: TestSchema;
   let store: PostgresStore;
+  let generic: pg.Client;
 
   beforeAll(async () => {
     schema = await createTestSchema();
@@ -107,9 +109,13 @@ describe.skipIf(skip)('search plan on PostgreSQL (200,000 items in one organizat
     );
     await store.query(index?.indexdef as string);
     await store.query('ANALYZE items');
+    generic = new pg.Client({ connectionString: schema.url });
+    await generic.connect();
+    await generic.query('SET plan_cache_mode = force_generic_plan');
   }, 180_000);
 
   afterAll(async () => {
+    await generic?.end();
     await store?.close();
     await schema?.drop();
   });
@@ -120,13 +126,32 @@ describe.skipIf(skip)('search plan on PostgreSQL (200,000 items in one organizat
     return explain(statement);
   }
 
+  /**
+   * The plan the store gets: a statement the store prepares (it has a name) is explained with
+   * the generic plan PostgreSQL may settle on for it, planned without its values (on a
+   * connection of its own, where every plan is generic); any other is planned for its values,
+   * as at each of its executions.
+   */
+  let prepares = 0;
   async function explain(statement: Statement): Promise<PlanNode> {
-    const [row] = await store.query(
-      `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.sql}`,
-      statement.params,
-    );
-    // json comes back as text from this store (customFields stay byte for byte).
-    const explained = JSON.parse(row?.['QUERY PLAN'] as string) as Array<{ Plan: PlanNode }>;
+    const analyze = 'EXPLAIN (ANALYZE, FORMAT JSON)';
+    let plan: unknown;
+    if (statement.name === undefined) {
+      const [row] = await store.query(`${analyze} ${statement.sql}`, statement.params);
+      plan = row?.['QUERY PLAN'];
+    } else {
+      const name = `generic_${++prepares}`;
+      await generic.query(`PREPARE ${name} AS ${statement.sql}`);
+      const values = statement.params.map((value) =>
+        generic.escapeLiteral(Array.isArray(value) ? `{${value.join(',')}}` : String(value)),
+      );
+      const { rows } = await generic.query(`${analyze} EXECUTE ${name}(${values.join(', ')})`);
+      plan = rows[0]?.['QUERY PLAN'];
+    }
+    // json comes back as text from the store (customFields stay byte for byte), parsed from pg.
+    const explained = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{
+      Plan: PlanNode;
+    }>;
     return explained[0]?.Plan as PlanNode;
   }
 
