@@ -49,5 +49,14 @@ export function createPool(connectionString: string, options: PostgresOptions = 
   // An idle connection that breaks (server restart) emits 'error' on the pool; without a
   // listener that would crash the process. The next query reports the outage instead.
   pool.on('error', () => {});
+  // No JIT compilation: it pays off for analytic queries of seconds, and cost these queries of
+  // milliseconds more than they take. Once `items` has statistics, the planner's estimate for
+  // a common needle's search passes jit_above_cost, and each execution compiled for 20-30 ms a
+  // query that runs in 5 (BENCHMARKS.md). Sent before the connection's first query (node-postgres
+  // queues a connection's queries in order); a connection string cannot add it to `options`
+  // without replacing options of the operator's own (a search_path, say).
+  pool.on('connect', (client) => {
+    client.query('SET jit = off').catch(() => {});
+  });
   return pool;
 }

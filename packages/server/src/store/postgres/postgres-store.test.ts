@@ -257,6 +257,13 @@ describe.skipIf(skip)('PostgresStore', () => {
     expect(plans[1]).toContain('"Index Name": "api_keys_id"');
   });
 
+  it('turns JIT compilation off on every connection: it cost searches of milliseconds more than they take', async () => {
+    const connections = await Promise.all(
+      Array.from({ length: 3 }, () => store.query("SELECT current_setting('jit') AS jit")),
+    );
+    expect(connections.flat()).toEqual([{ jit: 'off' }, { jit: 'off' }, { jit: 'off' }]);
+  });
+
   it("prepares the request path's lookups once per connection, and no statement whose plan depends on its values", async () => {
     // One connection, so pg_prepared_statements (per session) sees every statement it ran.
     const single = new PostgresStore(schema.url, { poolSize: 1 });
