@@ -26,10 +26,28 @@ const types = {
   },
 } as pg.CustomTypesConfig;
 
+/**
+ * The connection string with `-c jit=off` added to its `options` (kept: a search_path, say).
+ * No JIT compilation: it pays off for analytic queries of seconds, and cost these queries of
+ * milliseconds more than they take. Once `items` has statistics, the planner's estimate for a
+ * common needle's search passes jit_above_cost, and each execution compiled for 20-30 ms a
+ * query that runs in 5 (BENCHMARKS.md). In the startup packet, so it holds from the first
+ * query; a `pool.on('connect')` SET would race it (node-postgres warns it will refuse that).
+ * The URL's `options` win over a `pool` option of the same name, hence the string.
+ */
+export function withJitOff(connectionString: string): string {
+  const query = connectionString.indexOf('?');
+  const base = query < 0 ? connectionString : connectionString.slice(0, query);
+  const params = new URLSearchParams(query < 0 ? '' : connectionString.slice(query + 1));
+  const options = params.get('options');
+  params.set('options', options ? `${options} -c jit=off` : '-c jit=off');
+  return `${base}?${params.toString()}`;
+}
+
 export function createPool(connectionString: string, options: PostgresOptions = {}): pg.Pool {
   const timeoutMs = options.timeoutMs ?? 5000;
   const pool = new pg.Pool({
-    connectionString,
+    connectionString: withJitOff(connectionString),
     max: options.poolSize ?? 10,
     // Getting a connection (a new one, or a free one from a busy pool) may take a little
     // longer than a statement under load; a refused connection fails at once either way.
@@ -49,14 +67,5 @@ export function createPool(connectionString: string, options: PostgresOptions = 
   // An idle connection that breaks (server restart) emits 'error' on the pool; without a
   // listener that would crash the process. The next query reports the outage instead.
   pool.on('error', () => {});
-  // No JIT compilation: it pays off for analytic queries of seconds, and cost these queries of
-  // milliseconds more than they take. Once `items` has statistics, the planner's estimate for
-  // a common needle's search passes jit_above_cost, and each execution compiled for 20-30 ms a
-  // query that runs in 5 (BENCHMARKS.md). Sent before the connection's first query (node-postgres
-  // queues a connection's queries in order); a connection string cannot add it to `options`
-  // without replacing options of the operator's own (a search_path, say).
-  pool.on('connect', (client) => {
-    client.query('SET jit = off').catch(() => {});
-  });
   return pool;
 }
