@@ -35,7 +35,7 @@ const types = {
  * query; a `pool.on('connect')` SET would race it (node-postgres warns it will refuse that).
  * The URL's `options` win over a `pool` option of the same name, hence the string.
  */
-export function withJitOff(connectionString: string): string {
+function withJitOff(connectionString: string): string {
   const query = connectionString.indexOf('?');
   const base = query < 0 ? connectionString : connectionString.slice(0, query);
   const params = new URLSearchParams(query < 0 ? '' : connectionString.slice(query + 1));
