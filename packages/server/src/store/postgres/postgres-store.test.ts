@@ -1,7 +1,12 @@
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSchema, holdLocks, type TestSchema } from '../../testing/postgres.js';
+import {
+  createTestSchema,
+  holdLocks,
+  TEST_DATABASE_URL,
+  type TestSchema,
+} from '../../testing/postgres.js';
 import { announceSkip, postgresUnavailable } from '../../testing/services.js';
 import { tcpProxy } from '../../testing/tcp-proxy.js';
 import { StoreUnavailableError } from '../types.js';
@@ -262,6 +267,21 @@ describe.skipIf(skip)('PostgresStore', () => {
       Array.from({ length: 3 }, () => store.query("SELECT current_setting('jit') AS jit")),
     );
     expect(connections.flat()).toEqual([{ jit: 'off' }, { jit: 'off' }, { jit: 'off' }]);
+    // Above, the URL carries options of its own (a search_path, kept); here it has none, as a
+    // production URL usually does, and other parameters besides.
+    const plain = new URL(TEST_DATABASE_URL);
+    plain.search = '';
+    plain.searchParams.set('application_name', 'jit check');
+    const bare = new PostgresStore(plain.toString());
+    try {
+      expect(
+        await bare.query(
+          "SELECT current_setting('jit') AS jit, current_setting('application_name') AS app",
+        ),
+      ).toEqual([{ jit: 'off', app: 'jit check' }]);
+    } finally {
+      await bare.close();
+    }
   });
 
   it("prepares the request path's lookups once per connection, and no statement whose plan depends on its values", async () => {
