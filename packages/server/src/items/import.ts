@@ -56,7 +56,10 @@ function tally(
 }
 
 /**
- * Imports a JSON array, NDJSON or CSV file into an organization (upsert by sku).
+ * Imports a JSON array, NDJSON or CSV file into an organization (upsert by sku), then lets the
+ * store refresh its planner statistics when the import changed a large share of the items
+ * (Store.refreshItemStatistics): the first import of a million items is otherwise planned as if
+ * the table were empty until autovacuum comes by, and some machines run without it.
  *
  * A first pass parses and checks the whole file without writing, so a malformed file writes
  * nothing. Without `strict`, a second pass writes in transactions of `batchSize` rows and
@@ -71,6 +74,18 @@ export async function importItems(
   organizationId: string,
   file: string,
   options: ImportOptions = {},
+): Promise<ImportResult> {
+  const result = await writeFile(store, organizationId, file, options);
+  const changed = result.created + result.updated;
+  if (changed > 0) await store.refreshItemStatistics(changed);
+  return result;
+}
+
+async function writeFile(
+  store: Store,
+  organizationId: string,
+  file: string,
+  options: ImportOptions,
 ): Promise<ImportResult> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const progress = options.onProgress;

@@ -422,6 +422,13 @@ export interface Store {
   getItem(organizationId: string, id: string): Promise<Item | null>;
   countItems(organizationId: string): Promise<number>;
   /**
+   * Called after a bulk write (an import) that created or changed `changedItems` items, so that
+   * the planner's picture of the items table keeps up with it. Returns whether statistics were
+   * gathered. PostgreSQL gathers them when autovacuum would (more than 50 + 10% of the rows
+   * changed), without waiting for it; SQLite's statements are planned without statistics.
+   */
+  refreshItemStatistics(changedItems: number): Promise<boolean>;
+  /**
    * Upserts by sku (rows without a sku are created) in one transaction. A row whose fields
    * equal what is stored is `unchanged` and keeps its updatedAt. With `dryRun` nothing is kept;
    * with `allOrNothing`, one failed row rolls back the whole call.

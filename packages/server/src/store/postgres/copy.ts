@@ -533,7 +533,7 @@ export async function copySqliteToPostgres(
       source.exec('COMMIT');
     }
     await verify(target, counts);
-    await analyze(target);
+    await target.analyze(TABLES.map((table) => table.name));
     return { copied: counts, deleted };
   } finally {
     source.close();
@@ -552,17 +552,4 @@ async function verify(target: PostgresStore, counts: CopyCounts): Promise<void> 
       );
     }
   }
-}
-
-/**
- * Statistics for the planner, gathered now rather than whenever autovacuum gets to the tables
- * (it may be slow, or off): without them every estimate is a default, and a search, list or
- * lookup page may be planned as if each organization held a few hundred rows. Without the
- * deadline of requests: ANALYZE reads a sample of each table (0.7 s at 1,000,000 items here).
- */
-async function analyze(target: PostgresStore): Promise<void> {
-  await target.inTransaction(async (client) => {
-    await client.query('SET LOCAL statement_timeout = 0');
-    await client.query(`ANALYZE ${TABLES.map((table) => table.name).join(', ')}`);
-  });
 }

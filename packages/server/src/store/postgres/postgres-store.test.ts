@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importItems } from '../../items/import.js';
 import {
   createTestSchema,
   holdLocks,
@@ -305,6 +309,45 @@ describe.skipIf(skip)('PostgresStore', () => {
       ]);
     } finally {
       await single.close();
+    }
+  });
+
+  it('gathers planner statistics after an import that changed more than autovacuum would wait for', async () => {
+    // A schema of its own: the rule depends on how many items the table holds.
+    const fresh = await createTestSchema();
+    const own = new PostgresStore(fresh.url, { timeoutMs: 300 });
+    const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-pg-import-'));
+    try {
+      await own.migrate();
+      const org = await own.createOrganization({ name: 'S', slug: 'stats', features: [] });
+      const ndjson = (from: number, count: number) => {
+        const file = path.join(dir, `${from}.ndjson`);
+        const lines = Array.from({ length: count }, (_, i) =>
+          JSON.stringify({ sku: `S-${from + i}`, name: `Item ${from + i}` }),
+        );
+        writeFileSync(file, `${lines.join('\n')}\n`);
+        return file;
+      };
+      const itemRows = async () =>
+        (await own.query("SELECT reltuples FROM pg_class WHERE oid = 'items'::regclass"))[0]
+          ?.reltuples;
+      // Never analysed (-1): the first import that writes anything gathers statistics.
+      expect(await itemRows()).toBe(-1);
+      expect((await importItems(own, org.id, ndjson(0, 300))).created).toBe(300);
+      expect(await itemRows()).toBe(300);
+      // 60 changes are within 50 + 10% of 300: left to autovacuum.
+      expect((await importItems(own, org.id, ndjson(300, 60))).created).toBe(60);
+      expect(await itemRows()).toBe(300);
+      // 100 are not.
+      expect((await importItems(own, org.id, ndjson(360, 100))).created).toBe(100);
+      expect(await itemRows()).toBe(460);
+      // An import that changes nothing costs no ANALYZE, whatever its size.
+      expect((await importItems(own, org.id, ndjson(0, 460))).unchanged).toBe(460);
+      expect(await own.refreshItemStatistics(0)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await own.close();
+      await fresh.drop();
     }
   });
 
