@@ -18,7 +18,7 @@ const JSON_OID = 114;
  * counts come back as numbers (they stay far below 2^53), and json as its stored text, so
  * customFields are returned byte for byte instead of re-serialized.
  */
-const types = {
+export const ROW_TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8) return (value: string) => Number(value);
     if (oid === JSON_OID) return (value: string) => value;
@@ -62,7 +62,7 @@ export function createPool(connectionString: string, options: PostgresOptions = 
     idleTimeoutMillis: 30_000,
     keepAlive: true,
     application_name: 'stockroom',
-    types,
+    types: ROW_TYPES,
   });
   // An idle connection that breaks (server restart) emits 'error' on the pool; without a
   // listener that would crash the process. The next query reports the outage instead.

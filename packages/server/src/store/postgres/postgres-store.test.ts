@@ -312,6 +312,27 @@ describe.skipIf(skip)('PostgresStore', () => {
     }
   });
 
+  it('lets nothing of a page read through a cursor outlive it (no deadline timer left armed)', async () => {
+    // node-postgres keeps a timer per query for its client-side deadline and pg-cursor never
+    // disarms it: each page's rows then lived for the whole deadline (node-postgres#3497).
+    const org = await store.createOrganization({ name: 'C', slug: 'cursor-timers', features: [] });
+    await store.writeItems(
+      org.id,
+      Array.from({ length: 150 }, (_, i) => ({ sku: `C-${i}`, name: `Item ${i}` })),
+    );
+    const readPage = async () => {
+      let rows = 0;
+      for await (const slice of store.listItemSlices(org.id, { limit: 150 })) rows += slice.length;
+      return rows;
+    };
+    const armedTimers = () =>
+      process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+    expect(await readPage()).toBe(150);
+    const before = armedTimers();
+    for (let page = 0; page < 20; page++) expect(await readPage()).toBe(150);
+    expect(armedTimers() - before).toBeLessThan(5);
+  });
+
   it('gathers planner statistics after an import that changed more than autovacuum would wait for', async () => {
     // A schema of its own: the rule depends on how many items the table holds.
     const fresh = await createTestSchema();

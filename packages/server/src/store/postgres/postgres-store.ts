@@ -1,9 +1,10 @@
 import type pg from 'pg';
+import Cursor from 'pg-cursor';
 import { newId } from '../../ids.js';
 import { newAuditEvent, toAuditEvent } from '../audit.js';
 import { changePage } from '../changes.js';
 import { DEFAULT_SCAN_BUDGET } from '../search.js';
-import { inTurns } from '../turns.js';
+import { inTurns, nextTurn } from '../turns.js';
 import {
   type ApiKeyRecord,
   type AuditEvent,
@@ -30,7 +31,7 @@ import {
 import { isUniqueViolation, toStoreError } from './errors.js';
 import { changeListStatement, itemListStatement, type Statement } from './item-query.js';
 import { migrate } from './migrate.js';
-import { createPool, type PostgresOptions } from './pool.js';
+import { createPool, type PostgresOptions, ROW_TYPES } from './pool.js';
 import { type PreparedStatement, prepared } from './prepared.js';
 import {
   ITEM_COLUMNS,
@@ -51,7 +52,7 @@ type Queryable = Pick<pg.Pool, 'query'>;
 /** Rows per statement when writing items: bounded memory and statement size. */
 const WRITE_BATCH = 2000;
 
-/** Rows per turn of the event loop when a list page is turned into bytes (listItemSlices). */
+/** Rows per fetch of a list page, a turn of the event loop between fetches (listItemSlices). */
 const LIST_SLICE_ROWS = 100;
 
 /** Items per statement when deleting an organization: each statement well within its deadline. */
@@ -435,15 +436,46 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * The page is one query, its rows given 100 per turn of the event loop: turning 1,000 rows
-   * into items and bytes at once held the loop about 10 ms, and a short request waited for
-   * whole pages instead of a slice of each (BENCHMARKS.md). Measured and not taken: ten keyset
-   * queries of 100 rows (stall p99 21 ms against 15-18, same memory), and a cursor of 100 rows
-   * per fetch, reverted after RSS reached 2.6 GB under 32 connections of limit=50 pages.
+   * A list page is read through a cursor, 100 rows per fetch, with a turn of the event loop
+   * between fetches: read as one result, node-postgres parsed a whole 1.4 MB page in the
+   * callback that read it (one turn of 2-5 ms), and its rows all lived until the last was
+   * encoded. A search page that walks (item-query.ts) and a prepared lookup (a cursor cannot
+   * run a named statement) are one query, their rows given in slices all the same.
    */
   async *listItemSlices(organizationId: string, query: ItemQuery): AsyncGenerator<Item[]> {
-    const rows = await this.listItemRows(organizationId, query);
-    for await (const slice of inTurns(rows, LIST_SLICE_ROWS)) yield slice.map(toItem);
+    const statement = itemListStatement(organizationId, query, this.scanBudget);
+    if (!statement) return;
+    if (statement.walk || statement.name !== undefined) {
+      const rows = await this.listItemRows(organizationId, query);
+      for await (const slice of inTurns(rows, LIST_SLICE_ROWS)) yield slice.map(toItem);
+      return;
+    }
+    if (this.pool.ended) throw new StoreUnavailableError('the database connection is closed');
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw toStoreError(error);
+    });
+    const cursor = client.query(
+      new Cursor<Row>(statement.sql, statement.params, { types: ROW_TYPES }),
+    );
+    let broken = false;
+    try {
+      for (;;) {
+        const rows = await cursor.read(LIST_SLICE_ROWS).catch((error: unknown) => {
+          broken = true;
+          throw toStoreError(error);
+        });
+        if (rows.length > 0) yield rows.map(toItem);
+        if (rows.length < LIST_SLICE_ROWS) return;
+        await nextTurn();
+      }
+    } finally {
+      // Also when the caller stops early: the portal is closed before the connection goes back.
+      await cursor.close().catch(() => {
+        broken = true;
+      });
+      disarmReadTimeout(cursor);
+      client.release(broken);
+    }
   }
 
   private async listItemRows(organizationId: string, query: ItemQuery): Promise<Row[]> {
@@ -760,6 +792,17 @@ async function runOn<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Pro
   } catch (error) {
     throw toStoreError(error);
   }
+}
+
+/**
+ * Ends node-postgres' client-side deadline (query_timeout) of a finished cursor. pg arms a timer
+ * for every query and disarms it when the query's `callback` runs, which pg-cursor never calls
+ * (node-postgres#3497): the timer, holding the cursor and the last rows it read, lived for the
+ * whole deadline (10 s) after every page. At 32 connections of limit=50 pages that kept about
+ * ten seconds of pages alive: RSS reached 2.6 GB. pg installs the callback that disarms it.
+ */
+function disarmReadTimeout(cursor: Cursor<Row>): void {
+  (cursor as unknown as { callback?: () => void }).callback?.();
 }
 
 /** A page's statement, prepared when its plan cannot depend on its values (item-query.ts). */
