@@ -49,6 +49,9 @@ import { planWrites } from './write-plan.js';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
+/** SQLSTATE of a lock not granted within lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
 /** Rows per statement when writing items: bounded memory and statement size. */
 const WRITE_BATCH = 2000;
 
@@ -506,8 +509,7 @@ export class PostgresStore implements Store {
     // -1: never analysed. Autovacuum's rule, with its default threshold and scale factor.
     const known = Number(row?.reltuples ?? -1);
     if (known >= 0 && changedItems <= 50 + 0.1 * known) return false;
-    await this.analyze(['items', 'item_tombstones']);
-    return true;
+    return this.analyze(['items', 'item_tombstones']);
   }
 
   /**
@@ -515,11 +517,21 @@ export class PostgresStore implements Store {
    * (it may be slow, or off): without them every estimate is a default, and a search, list or
    * lookup page may be planned as if each organization held a few hundred rows. Without the
    * deadline of requests: ANALYZE reads a sample of each table (0.7 s at 1,000,000 items here).
+   * False when another session holds a table against it for a second (autovacuum analysing
+   * the rows just written, most likely): it is gathering the same statistics, and waiting for
+   * it would hold the import or the copy for as long as it runs.
    */
-  async analyze(tables: readonly string[]): Promise<void> {
-    await this.transaction(async (client) => {
+  async analyze(tables: readonly string[]): Promise<boolean> {
+    return this.transaction(async (client) => {
       await client.query('SET LOCAL statement_timeout = 0');
-      await client.query(`ANALYZE ${tables.join(', ')}`);
+      await client.query("SET LOCAL lock_timeout = '1s'");
+      try {
+        await client.query(`ANALYZE ${tables.join(', ')}`);
+        return true;
+      } catch (error) {
+        if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return false;
+        throw error;
+      }
     });
   }
 
