@@ -312,7 +312,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     }
   });
 
-  it('lets nothing of a page read through a cursor outlive it (no deadline timer left armed)', async () => {
+  it('lets nothing of a list or sync page read through a cursor outlive it (no deadline timer left armed)', async () => {
     // node-postgres keeps a timer per query for its client-side deadline and pg-cursor never
     // disarms it: each page's rows then lived for the whole deadline (node-postgres#3497).
     const org = await store.createOrganization({ name: 'C', slug: 'cursor-timers', features: [] });
@@ -327,9 +327,16 @@ describe.skipIf(skip)('PostgresStore', () => {
     };
     const armedTimers = () =>
       process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+    // A sync page longer than one fetch is read through a cursor too.
+    const readChanges = async () =>
+      (await store.listChanges(org.id, { afterSeq: 0, limit: 150, includeDeleted: true })).items
+        .length;
     expect(await readPage()).toBe(150);
+    expect(await readChanges()).toBe(150);
     const before = armedTimers();
     for (let page = 0; page < 20; page++) expect(await readPage()).toBe(150);
+    expect(armedTimers() - before).toBeLessThan(5);
+    for (let page = 0; page < 20; page++) expect(await readChanges()).toBe(150);
     expect(armedTimers() - before).toBeLessThan(5);
   });
 
