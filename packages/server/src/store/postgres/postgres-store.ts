@@ -647,7 +647,7 @@ export class PostgresStore implements Store {
     const statement = changeListStatement(organizationId, query);
     // A page longer than one fetch goes through a cursor, as list pages do: read as one result,
     // its 1.4 MB were parsed in one callback, and the stall check after sync pages measured
-    // p99 16.7 and 31.5 ms instead of 5.3 and 8.0 (BENCHMARKS.md). A shorter one (a sync that
+    // p99 16.7 and 31.5 ms instead of 4.6 and 5.0 (BENCHMARKS.md). A shorter one (a sync that
     // has caught up) keeps its prepared statement, which a cursor cannot run.
     let rows: Row[];
     if (query.limit > LIST_SLICE_ROWS) {
