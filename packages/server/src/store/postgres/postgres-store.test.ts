@@ -300,10 +300,17 @@ describe.skipIf(skip)('PostgresStore', () => {
         expect((await single.getItem(org.id, bolt?.id ?? ''))?.name).toBe('Bolt');
         expect(await single.loadKeyContext(`hash-${i}`)).toBeNull();
       }
+      // A sync page of at most one fetch (a caught-up sync) runs prepared; a longer one goes
+      // through a cursor, which can only run an unnamed statement.
+      const sync = (limit: number) =>
+        single.listChanges(org.id, { afterSeq: 0, limit, includeDeleted: true });
+      for (let i = 0; i < 3; i++) expect((await sync(100)).items).toHaveLength(1);
+      expect((await sync(1000)).items).toHaveLength(1);
       const prepared = await single.query(
         'SELECT name, generic_plans + custom_plans AS runs FROM pg_prepared_statements ORDER BY name',
       );
       expect(prepared).toEqual([
+        { name: 'change_page_with_deleted', runs: 3 },
         { name: 'item_by_id', runs: 7 },
         { name: 'key_context_by_hash', runs: 7 },
       ]);
