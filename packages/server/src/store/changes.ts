@@ -2,40 +2,89 @@ import type { ChangedItem, ChangePage, ChangeQuery, Tombstone } from './types.js
 
 /**
  * One page of an organization's change feed, the same on every engine, from what the engine
- * read in one snapshot: the organization's latest change number, and up to `limit + 1` items
- * and `limit + 1` tombstones after the position, each in change order (tombstones only when
- * asked for).
+ * reads in one snapshot: the organization's latest change number, and up to `limit + 1` items
+ * and `limit + 1` tombstones after the position, each kind offered in change order (tombstones
+ * only when asked for).
  *
- * Items and tombstones are merged by number and the first `limit` kept. `more` holds when
- * anything was read beyond them: with `limit + 1` of each read, a merge of at most `limit`
- * means both lists were read to their end. `throughSeq` is where the next page starts: the last
- * change kept when there is more, else the organization's counter (every change up to it is
- * on this page or was filtered out), and never below the position asked from.
+ * The first `limit` changes of both kinds together are kept. `more` holds when a change beyond
+ * them was offered: with `limit + 1` of each read, a page that refused none holds both kinds to
+ * their end. `throughSeq` is where the next page starts: the last change kept when there is
+ * more, else the organization's counter (every change up to it is on this page or was filtered
+ * out), and never below the position asked from.
+ *
+ * Items go to the query's `onItem` as they are kept when it has one, so an engine reading a
+ * large page hands each item on before it reads the next rather than holding them all.
  */
-export function changePage(
-  query: ChangeQuery,
-  organizationSeq: number,
-  items: ChangedItem[],
-  tombstones: Tombstone[],
-): ChangePage {
-  const page: ChangePage = { items: [], deleted: [], throughSeq: query.afterSeq, more: false };
-  let i = 0;
-  let t = 0;
-  let last = query.afterSeq;
-  for (let kept = 0; kept < query.limit; kept++) {
-    const item = items[i];
-    const tombstone = tombstones[t];
-    if (item && (!tombstone || item.changeSeq < tombstone.seq)) {
-      page.items.push(item);
-      last = item.changeSeq;
-      i++;
-    } else if (tombstone) {
-      page.deleted.push(tombstone);
-      last = tombstone.seq;
-      t++;
-    } else break;
+export class ChangePageBuilder {
+  private readonly page: ChangePage;
+  private kept = 0;
+  private last: number;
+
+  constructor(private readonly query: ChangeQuery) {
+    this.page = { items: [], deleted: [], throughSeq: query.afterSeq, more: false };
+    this.last = query.afterSeq;
   }
-  page.more = i < items.length || t < tombstones.length;
-  page.throughSeq = page.more ? last : Math.max(organizationSeq, last, query.afterSeq);
-  return page;
+
+  /** Keeps the item, or returns false when the page is full (the page then says more follow). */
+  addItem(item: ChangedItem): boolean {
+    if (!this.take(item.changeSeq)) return false;
+    if (this.query.onItem) this.query.onItem(item);
+    else this.page.items.push(item);
+    return true;
+  }
+
+  /** Keeps the tombstone, or returns false when the page is full. */
+  addTombstone(tombstone: Tombstone): boolean {
+    if (!this.take(tombstone.seq)) return false;
+    this.page.deleted.push(tombstone);
+    return true;
+  }
+
+  private take(seq: number): boolean {
+    if (this.kept === this.query.limit) {
+      this.page.more = true;
+      return false;
+    }
+    this.kept++;
+    this.last = seq;
+    return true;
+  }
+
+  finish(organizationSeq: number): ChangePage {
+    const { page } = this;
+    page.throughSeq = page.more
+      ? this.last
+      : Math.max(organizationSeq, this.last, this.query.afterSeq);
+    return page;
+  }
+}
+
+/**
+ * Offers an engine's item rows (read in change order, each made an item only when its turn
+ * comes) and its tombstones (read before them) to the builder, merged by change number, until
+ * the page is full. Stopping early closes the rows' iterator.
+ */
+export function mergeChanges<R>(
+  builder: ChangePageBuilder,
+  rows: Iterable<R>,
+  toItem: (row: R) => ChangedItem,
+  tombstones: readonly Tombstone[],
+): void {
+  let t = 0;
+  const tombstonesBefore = (seq: number): boolean => {
+    for (
+      let tombstone = tombstones[t];
+      tombstone && tombstone.seq < seq;
+      tombstone = tombstones[t]
+    ) {
+      if (!builder.addTombstone(tombstone)) return false;
+      t++;
+    }
+    return true;
+  };
+  for (const row of rows) {
+    const item = toItem(row);
+    if (!tombstonesBefore(item.changeSeq) || !builder.addItem(item)) return;
+  }
+  tombstonesBefore(Number.POSITIVE_INFINITY);
 }

@@ -6,6 +6,7 @@ import { generateKey } from '../keys/format.js';
 import { engineAvailability, type TestStore } from '../testing/engines.js';
 import { foldCase } from './search.js';
 import {
+  type ChangedItem,
   type ChangePage,
   type ChangeQuery,
   type Item,
@@ -1153,6 +1154,21 @@ for (const { engine, skip } of LEGS) {
             );
             expect(page.more).toBe(!last);
             if (!last) expect(page.throughSeq).toBe(changesOf(page).at(-1)?.seq);
+          }
+        }
+        // Items handed to onItem as they are read: the same items in the same order, the same
+        // page otherwise, also through PostgreSQL's cursor (a limit over 100).
+        for (const limit of [1, 7, 29, 30, 150]) {
+          for (const afterSeq of [0, expected[5]?.seq as number]) {
+            const query = { afterSeq, limit, includeDeleted: true };
+            const collected = await store.listChanges(org, query);
+            const handed: ChangedItem[] = [];
+            const streamed = await store.listChanges(org, {
+              ...query,
+              onItem: (item) => handed.push(item),
+            });
+            expect(handed).toEqual(collected.items);
+            expect(streamed).toEqual({ ...collected, items: [] });
           }
         }
         // Without tombstones: the items alone, and the walk still ends at the counter.

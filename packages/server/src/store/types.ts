@@ -190,6 +190,13 @@ export interface ChangeQuery {
   status?: ItemStatus;
   /** Whether tombstones of deleted items are read too. */
   includeDeleted: boolean;
+  /**
+   * When given, each item of the page is handed to it as it is read, in change order, and the
+   * page's `items` stays empty. A sync page of 1,000 items held whole outlived young-generation
+   * collections and was promoted to the old generation; handed on one by one, each item can
+   * become bytes and die young. Called synchronously; it must not throw nor touch the store.
+   */
+  onItem?: (item: ChangedItem) => void;
 }
 
 /** A deleted item, kept for the retention period so sync clients learn of the deletion. */
@@ -210,7 +217,10 @@ export type ChangedItem = Item & {
 };
 
 export interface ChangePage {
-  /** Items changed after `afterSeq`, in change order, each with its change sequence number. */
+  /**
+   * Items changed after `afterSeq`, in change order, each with its change sequence number
+   * (empty when the query's `onItem` took them).
+   */
   items: ChangedItem[];
   /** Tombstones after `afterSeq`, in change order (empty unless includeDeleted). */
   deleted: Tombstone[];

@@ -300,27 +300,27 @@ async function buildSyncPage(
       { param: 'updatedSince' },
     );
   }
+  // As in buildPage, each item becomes bytes as soon as the store has read it (onItem): its
+  // strings die young. Held whole, a page of 1,000 items outlived young-generation collections
+  // and was promoted to the old generation, which only a full collection frees.
+  const body = new HashedBody();
+  body.add('{"data":[');
+  let count = 0;
   const page = await services.store.listChanges(organizationId, {
     afterSeq: cursor?.afterSeq ?? since.afterSeq,
     limit,
     ...(query.status === undefined ? {} : { status: query.status }),
     includeDeleted,
-  });
-  // As in buildPage, each item becomes bytes at once: its strings die young, where one string
-  // of the whole page (over a MB) would be allocated among old objects and freed only by a
-  // full collection, which let the heap grow by the page under load. All in one turn of the
-  // event loop, unlike list pages: the page is read whole in one snapshot (listChanges), so
-  // encoding it across turns would not make any of its items die sooner, only later.
-  const body = new HashedBody();
-  body.add('{"data":[');
-  page.items.forEach((item, i) => {
-    body.add(i > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
+    onItem: (item) => {
+      body.add(count > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
+      count++;
+    },
   });
   const next = page.more ? encodeSyncCursor(page.throughSeq, filters) : null;
   // A caught-up page covers every change until now; a full one only up to its last change, so
   // its token is dated by that change: a deletion it still has to report may be that old.
   const coveredUntil = page.more ? Math.min(now, Math.floor(page.throughSeq / 1000)) : now;
-  let text = `${envelopeEnd(organizationId, page.items.length, next)},"nextSince":"${encodeSince(page.throughSeq, coveredUntil)}"`;
+  let text = `${envelopeEnd(organizationId, count, next)},"nextSince":"${encodeSince(page.throughSeq, coveredUntil)}"`;
   if (includeDeleted) {
     const deleted = page.deleted.map(
       (tombstone) => `{"_id":"${tombstone.id}","deletedAt":"${isoTime(tombstone.deletedAt)}"}`,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { newId, newIdAfter } from '../../ids.js';
 import { newAuditEvent, toAuditEvent } from '../audit.js';
-import { changePage } from '../changes.js';
+import { ChangePageBuilder, mergeChanges } from '../changes.js';
 import { searchText } from '../search.js';
 import { unsearchable, unstorableReason } from '../storable.js';
 import { nextTurn } from '../turns.js';
@@ -1104,19 +1104,9 @@ export class SqliteStore implements Store {
         }
         // One more of each than the page holds says whether anything follows it.
         const fetch = query.limit + 1;
-        const items = (
-          this.rawStmt(
-            `SELECT ${ITEM_COLUMNS}, change_seq, created_seq FROM items
-             WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}
-             ORDER BY change_seq LIMIT ?`,
-          ).all(
-            organizationId,
-            query.afterSeq,
-            ...(query.status === undefined ? [] : [query.status]),
-            fetch,
-          ) as unknown[][]
-        ).map(toChangedItemFromRaw);
-        const deleted = query.includeDeleted
+        // Tombstones first: the connection runs no other statement while the items' iterator
+        // is open.
+        const tombstones = query.includeDeleted
           ? (
               this.stmt(
                 `SELECT item_id, deleted_at, seq FROM item_tombstones
@@ -1128,7 +1118,20 @@ export class SqliteStore implements Store {
               seq: row.seq as number,
             }))
           : [];
-        return changePage(query, organization.change_seq, items, deleted);
+        // Items one row at a time, each handed on before the next is read (see onItem).
+        const rows = this.rawStmt(
+          `SELECT ${ITEM_COLUMNS}, change_seq, created_seq FROM items
+           WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}
+           ORDER BY change_seq LIMIT ?`,
+        ).iterate(
+          organizationId,
+          query.afterSeq,
+          ...(query.status === undefined ? [] : [query.status]),
+          fetch,
+        ) as IterableIterator<unknown[]>;
+        const builder = new ChangePageBuilder(query);
+        mergeChanges(builder, rows, toChangedItemFromRaw, tombstones);
+        return builder.finish(organization.change_seq);
       })(),
     );
   }
