@@ -192,9 +192,10 @@ export interface ChangeQuery {
   includeDeleted: boolean;
   /**
    * When given, each item of the page is handed to it as it is read, in change order, and the
-   * page's `items` stays empty. A sync page of 1,000 items held whole outlived young-generation
-   * collections and was promoted to the old generation; handed on one by one, each item can
-   * become bytes and die young. Called synchronously; it must not throw nor touch the store.
+   * page's `items` stays empty: the caller can turn each into bytes at once, so a large page's
+   * items need not all be alive together (on PostgreSQL a page is read over several fetches,
+   * and held whole it outlived young-generation collections). Called synchronously between
+   * reads; it must not use the store.
    */
   onItem?: (item: ChangedItem) => void;
 }
