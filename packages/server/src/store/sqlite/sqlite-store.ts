@@ -1104,8 +1104,10 @@ export class SqliteStore implements Store {
         }
         // One more of each than the page holds says whether anything follows it.
         const fetch = query.limit + 1;
-        // Tombstones first: the connection runs no other statement while the items' iterator
-        // is open.
+        // Tombstones first (at most limit + 1), so the items can be read as an iterator and
+        // merged with them in one pass. The iterator must be closed before the transaction
+        // ends: better-sqlite3 refuses the COMMIT, any write and this statement's next run
+        // while it is open (mergeChanges closes it when the page is full).
         const tombstones = query.includeDeleted
           ? (
               this.stmt(
