@@ -539,9 +539,14 @@ async function measureCase(c, server, ceiling) {
   };
 }
 
-/** Item-detail p99 at a fixed rate, alone and while 4 connections fetch limit=1000 pages. */
+/**
+ * Item-detail p99 at a fixed rate, alone and under each kind of long read: 4 connections
+ * fetching limit=1000 pages, then 4 connections running the rare 2-character search (each a
+ * walk of the scan budget's rows).
+ */
 async function stallCheck(server, cases, keys, cursors) {
   const detail = cases.find((c) => c.name === 'item detail');
+  const walkSearch = cases.find((c) => c.name.startsWith('search 2-char rare'));
   const rate = QUICK ? 100 : 200;
   const probe = () =>
     fixedRate({
@@ -552,6 +557,27 @@ async function stallCheck(server, cases, keys, cursors) {
       rate,
       durationMs: SECONDS * 1000,
     });
+  /** The probe while 4 connections request `paths` in a closed loop in a worker thread. */
+  const probeUnder = async (paths) => {
+    const worker = new Worker(new URL('./lib/background.js', import.meta.url), {
+      workerData: {
+        host: '127.0.0.1',
+        port: server.port,
+        paths,
+        headers: { 'x-api-key': keys.big },
+        connections: 4,
+        durationMs: SECONDS * 1000 + 1000,
+      },
+    });
+    const background = new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const loaded = await probe();
+    const done = await background;
+    return { loaded, perSecond: Math.round(done.count / done.seconds) };
+  };
   const alone = await probe();
   const random = mulberry32(11);
   const pages = Array.from(
@@ -559,28 +585,16 @@ async function stallCheck(server, cases, keys, cursors) {
     () =>
       `/api/v1/inventory/items?limit=1000&cursor=${cursors[Math.floor(random() * cursors.length)]}`,
   );
-  const worker = new Worker(new URL('./lib/background.js', import.meta.url), {
-    workerData: {
-      host: '127.0.0.1',
-      port: server.port,
-      paths: pages,
-      headers: { 'x-api-key': keys.big },
-      connections: 4,
-      durationMs: SECONDS * 1000 + 1000,
-    },
-  });
-  const background = new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const loaded = await probe();
-  const pagesResult = await background;
+  const underPages = await probeUnder(pages);
+  const underWalks = await probeUnder(walkSearch.paths);
   return {
     rate,
     alone,
-    loaded,
-    pagesPerSecond: Math.round(pagesResult.count / pagesResult.seconds),
+    loaded: underPages.loaded,
+    pagesPerSecond: underPages.perSecond,
+    walkSearch: walkSearch.name.replace(/^search /, ''),
+    loadedByWalks: underWalks.loaded,
+    walksPerSecond: underWalks.perSecond,
   };
 }
 
@@ -653,7 +667,8 @@ async function benchConfig(config, database, manifest) {
     `cursor walk over all ${BIG_ITEMS.toLocaleString('en')} items (limit=1000, fields=_id): ${walk.walkSeconds} s, every id once`,
   );
   const only = opts.only ? new RegExp(opts.only, 'i') : null;
-  const cases = defineCases(walk, keys, manifest).filter((c) => !only || only.test(c.name));
+  const allCases = defineCases(walk, keys, manifest);
+  const cases = allCases.filter((c) => !only || only.test(c.name));
   const routesFile = path.join(DATA, `ceiling-routes-${config.name}.json`);
   writeFileSync(routesFile, JSON.stringify(await prefetch(cases, server)));
   const ceiling = await startCeiling(routesFile);
@@ -666,7 +681,9 @@ async function benchConfig(config, database, manifest) {
     );
   }
   const stall =
-    only && !only.test('item detail') ? null : await stallCheck(server, cases, keys, walk.cursors);
+    only && !only.test('item detail')
+      ? null
+      : await stallCheck(server, allCases, keys, walk.cursors);
   const finalRss = Math.round(rssMb(server.pid));
   await Promise.all([stop(server.child), stop(ceiling.child)]);
   return { config, walkSeconds: walk.walkSeconds, rows, stall, finalRss };
@@ -679,7 +696,7 @@ function describeSection(section) {
   const { stall } = section;
   if (stall) {
     lines.push(
-      `Event-loop stall check: item detail at ${stall.rate} req/s: alone p50 ${ms(stall.alone.p50)} / p99 ${ms(stall.alone.p99)} ms; while 4 connections fetch limit=1000 pages (${stall.pagesPerSecond} pages/s): p50 ${ms(stall.loaded.p50)} / p99 ${ms(stall.loaded.p99)} / max ${ms(stall.loaded.max)} ms`,
+      `Event-loop stall check: item detail at ${stall.rate} req/s: alone p50 ${ms(stall.alone.p50)} / p99 ${ms(stall.alone.p99)} ms; while 4 connections fetch limit=1000 pages (${stall.pagesPerSecond} pages/s): p50 ${ms(stall.loaded.p50)} / p99 ${ms(stall.loaded.p99)} / max ${ms(stall.loaded.max)} ms; while 4 connections search ${stall.walkSearch} (${stall.walksPerSecond} req/s): p50 ${ms(stall.loadedByWalks.p50)} / p99 ${ms(stall.loadedByWalks.p99)} / max ${ms(stall.loadedByWalks.max)} ms`,
     );
   }
   lines.push(

@@ -126,9 +126,12 @@ async function walk(store: SqliteStore, org: string, query: Omit<ItemQuery, 'aft
 
 describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
   let dir: string;
-  /** Tiny limits: every plan and short pages are reached with a small fixture. */
+  /** Tiny limits: every plan, short pages and walks of several slices with a small fixture. */
   let tight: SqliteStore;
-  /** A small walk budget and the default candidate cap: the index plan for org-a and org-b. */
+  /**
+   * A small walk budget, not a multiple of its slice, and the default candidate cap: the index
+   * plan for org-a and org-b.
+   */
   let indexed: SqliteStore;
   /** The defaults: every organization here is small enough to be walked. */
   let loose: SqliteStore;
@@ -138,9 +141,11 @@ describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'stockroom-search-'));
     const file = path.join(dir, 'stockroom.db');
-    tight = new SqliteStore(file, { searchLimits: { ftsCandidateCap: 6, scanBudget: 9 } });
+    tight = new SqliteStore(file, {
+      searchLimits: { ftsCandidateCap: 6, scanBudget: 9, walkSliceRows: 4 },
+    });
     await tight.migrate();
-    indexed = new SqliteStore(file, { searchLimits: { scanBudget: 30 } });
+    indexed = new SqliteStore(file, { searchLimits: { scanBudget: 30, walkSliceRows: 7 } });
     loose = new SqliteStore(file);
     for (const slug of ['org-a', 'org-b', 'org-c']) {
       orgs.push(await tight.createOrganization({ name: slug, slug, features: ['inventory'] }));
@@ -217,6 +222,22 @@ describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
     // With the default limits the same walk is one page.
     const once = await walk(loose, org.id, { limit: 5, search: 'zq' });
     expect(once).toEqual({ items: [], pages: 1, shortPages: 0, sizes: [0] });
+  });
+
+  it('walks in slices, serving other requests between them', async () => {
+    const org = orgs[0] as Organization;
+    const first = (all.get(org.id) ?? [])[0] as Item;
+    // Asked for in the next turn of the event loop: served before a walk of three slices (9
+    // rows, 4 per slice) ends only if the walk gives the loop back between its slices.
+    let served = false;
+    setImmediate(() => {
+      void tight.getItem(org.id, first.id).then((item) => {
+        served = item?.id === first.id;
+      });
+    });
+    const page = await tight.listItems(org.id, { limit: 5, search: 'zq' });
+    expect(page).toEqual([]);
+    expect(served).toBe(true);
   });
 
   it('gives a needle of 3+ characters full pages only, whatever plan serves it', async () => {
@@ -347,6 +368,21 @@ describe('SQLite search (FTS5 trigram index + bounded walk)', () => {
       expect(
         plan("SELECT seq FROM items WHERE organization_id = 'o' AND id > 'a' ORDER BY id LIMIT 5"),
       ).toMatch(/USING COVERING INDEX sqlite_autoindex_items_\w+ \(organization_id=\? AND id>\?\)/);
+      // A slice of the ordered walk: its end on the index alone, then its rows up to there.
+      expect(
+        plan(
+          "SELECT i.id FROM items i WHERE organization_id = 'o' AND id > 'a' AND id <= 'b' AND instr(search_text, 'x') > 0 ORDER BY id LIMIT 5",
+        ),
+      ).toMatch(
+        /USING INDEX sqlite_autoindex_items_\w+ \(organization_id=\? AND id>\? AND id<\?\)/,
+      );
+      expect(
+        plan(
+          "SELECT i.id FROM items i INDEXED BY items_organization_status WHERE organization_id = 'o' AND status = 'Draft' AND id > 'a' AND id <= 'b' AND instr(search_text, 'x') > 0 ORDER BY id LIMIT 5",
+        ),
+      ).toContain(
+        'USING INDEX items_organization_status (organization_id=? AND status=? AND id>? AND id<?)',
+      );
       // Exact lookups (the store's statements, sliced) and the change feed, through their indexes.
       const columns = 'id, name, sku';
       expect(

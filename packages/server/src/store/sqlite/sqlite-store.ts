@@ -39,6 +39,7 @@ import {
   type SearchLimits,
   searchItems,
   TrigramStats,
+  walkSlice,
 } from './item-search.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteWebhookStore } from './webhook-store.js';
@@ -750,20 +751,20 @@ export class SqliteStore implements Store {
    * limit=1000 request never holds the loop for its whole length: other requests are served in
    * between, and the caller can turn each slice into bytes before the next (short-lived
    * strings are cheap to collect). Same rows as one query: each slice continues from the last
-   * id. A search page, bounded by its plan (item-search.ts), is one slice.
+   * id. A search page read by an index plan (item-search.ts), bounded by it, is one slice; a
+   * search that walks the organization is walked in slices too (searchWalk).
    */
   async *listItemSlices(organizationId: string, query: ItemQuery): AsyncGenerator<Item[]> {
     if (query.search !== undefined && !hasExactFilter(query)) {
       const needle = query.search;
-      yield await this.run(() => {
+      const plan = await this.run(() => {
         // U+0000 separates the fields of search_text and is never stored in them.
-        if (unsearchable(needle)) return [];
+        if (unsearchable(needle)) return { rows: [] };
         // Scoped by the organization's rowid range and bounded: see item-search.ts.
         const seq = this.organizationSeq(organizationId);
-        if (seq === null) return [];
-        const stmt = (sql: string) => this.rawStmt(sql);
+        if (seq === null) return { rows: [] };
         return searchItems(
-          { stmt },
+          { stmt: (sql) => this.rawStmt(sql) },
           this.searchStats,
           ITEM_COLUMNS_I,
           organizationId,
@@ -771,8 +772,10 @@ export class SqliteStore implements Store {
           needle,
           query,
           this.searchLimits,
-        ).map(toItemFromRaw);
+        );
       });
+      if ('rows' in plan) yield plan.rows.map(toItemFromRaw);
+      else yield* this.searchWalk(organizationId, needle, query, plan.walk.budget);
       return;
     }
     let afterId = query.afterId;
@@ -785,6 +788,50 @@ export class SqliteStore implements Store {
       const last = slice[slice.length - 1];
       if (slice.length < want || remaining <= 0 || !last) return;
       afterId = last.id;
+      await nextTurn();
+    }
+  }
+
+  /**
+   * The ordered walk of a search (item-search.ts), `walkSliceRows` rows per turn of the event
+   * loop: at most `budget` rows examined (null: to the organization's end), and a short page
+   * reported through onPartialPage when the budget runs out first. Between slices other
+   * requests run, and may write: like the list's keyset slices, each slice continues after
+   * the last `_id` examined, so every match is still returned once.
+   */
+  private async *searchWalk(
+    organizationId: string,
+    needle: string,
+    query: ItemQuery,
+    budget: number | null,
+  ): AsyncGenerator<Item[]> {
+    const sliceRows = this.searchLimits.walkSliceRows;
+    let afterId = query.afterId;
+    let examined = 0;
+    let found = 0;
+    for (;;) {
+      const examine = budget === null ? sliceRows : Math.min(sliceRows, budget - examined);
+      const slice = await this.run(() =>
+        walkSlice(
+          { stmt: (sql) => this.rawStmt(sql) },
+          ITEM_COLUMNS_I,
+          organizationId,
+          needle,
+          query,
+          afterId,
+          examine,
+          query.limit - found,
+        ),
+      );
+      examined += examine;
+      found += slice.rows.length;
+      if (slice.rows.length > 0) yield slice.rows.map(toItemFromRaw);
+      if (found >= query.limit || slice.lastExamined === null) return;
+      if (budget !== null && examined >= budget) {
+        query.onPartialPage?.(slice.lastExamined);
+        return;
+      }
+      afterId = slice.lastExamined;
       await nextTurn();
     }
   }
