@@ -423,31 +423,39 @@ export function walkSlice(
   examine: number,
   want: number,
 ): WalkSlice {
-  let scope = 'organization_id = ?';
   const params: unknown[] = [organizationId];
-  if (query.status !== undefined) {
-    scope += ' AND status = ?';
-    params.push(query.status);
-  }
-  if (afterId !== undefined) {
-    scope += ' AND id > ?';
-    params.push(afterId);
-  }
+  if (query.status !== undefined) params.push(query.status);
+  if (afterId !== undefined) params.push(afterId);
+  const filtered = { status: query.status !== undefined, after: afterId !== undefined };
   const end = db
-    .stmt(`SELECT id FROM items WHERE ${scope} ORDER BY id LIMIT 1 OFFSET ?`)
+    .stmt(walkSliceSql(columns, { ...filtered, bounded: false }).end)
     .pluck()
     .get(...params, examine - 1) as string | undefined;
-  const upTo = end === undefined ? '' : ' AND id <= ?';
-  // Left to choose, the planner reads a status filter's rows through (organization_id, id),
-  // testing every status on the way.
-  const index = query.status === undefined ? '' : ' INDEXED BY items_organization_status';
   const rows = db
-    .stmt(
-      `SELECT ${columns} FROM items i${index}
-       WHERE ${scope}${upTo} AND instr(search_text, ?) > 0 ORDER BY id LIMIT ?`,
-    )
+    .stmt(walkSliceSql(columns, { ...filtered, bounded: end !== undefined }).rows)
     .all(...params, ...(end === undefined ? [] : [end]), needle, want) as Row[];
   return { rows: inIdOrder(rows), lastExamined: end ?? null };
+}
+
+/**
+ * The two statements of a walk slice (exported for the plan tests). Parameters: organization,
+ * status if filtered, the `_id` after which it starts if any; then `end`: the offset of the
+ * slice's last row; `rows`: that row's `_id` if bounded, the needle, the limit.
+ */
+export function walkSliceSql(
+  columns: string,
+  shape: { status: boolean; after: boolean; bounded: boolean },
+): { end: string; rows: string } {
+  const scope = `organization_id = ?${shape.status ? ' AND status = ?' : ''}${shape.after ? ' AND id > ?' : ''}`;
+  // Left to choose, the planner reads a status filter's rows through (organization_id, id),
+  // testing every status on the way.
+  const index = shape.status ? ' INDEXED BY items_organization_status' : '';
+  return {
+    end: `SELECT id FROM items WHERE ${scope} ORDER BY id LIMIT 1 OFFSET ?`,
+    rows: `SELECT ${columns} FROM items i${index}
+       WHERE ${scope}${shape.bounded ? ' AND id <= ?' : ''} AND instr(search_text, ?) > 0
+       ORDER BY id LIMIT ?`,
+  };
 }
 
 /** Rows sorted by `_id` (the first column); already so in every plan, kept a checked fact. */
