@@ -10,6 +10,7 @@ import { type Config, isPostgresUrl } from './config.js';
 import { createServices, type Services } from './context.js';
 import { type DemoSeed, seedDemo } from './demo.js';
 import { createDocsApp } from './docs/app.js';
+import { boundHeapGrowth } from './heap-growth.js';
 import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
 import { answerMetricsRequests } from './metrics/cluster.js';
 import { PrometheusMetrics } from './metrics/metrics.js';
@@ -320,6 +321,8 @@ export async function serve(
   config: Config,
   options: { demo: boolean; json?: boolean },
 ): Promise<void> {
+  // Every serving process, primary and workers alike (they run this function too).
+  boundHeapGrowth();
   const json = options.json === true;
   const workers = resolveWorkers(config);
   // With --json, stdout carries only the ready object: the logs go to stderr.
