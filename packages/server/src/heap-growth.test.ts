@@ -1,9 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { heapGrowthFlag, SERVER_HEAP_GROWING_PERCENT } from './heap-growth.js';
+import { BIN, createCliSandbox } from './testing/cli-harness.js';
 
 const BUILT = fileURLToPath(new URL('../dist/heap-growth.js', import.meta.url));
 
@@ -69,5 +71,73 @@ describe('boundHeapGrowth', () => {
     // bound peak 0.6 times the unbound one, the operator's choice 1.7-1.9 times the bound one.
     expect(bound).toBeLessThan(unbound * 0.75);
     expect(operatorChoice).toBeGreaterThan(bound / 0.75);
+  });
+});
+
+/** V8's tag of its flags (it changes with any flag): how a process shows which it runs with. */
+const FLAGS_TAG = 'process.stdout.write(String(require("node:v8").cachedDataVersionTag()))';
+
+async function flagsTagOf(nodeArgs: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [...nodeArgs, '-e', FLAGS_TAG]);
+  return stdout;
+}
+
+describe('stockroom serve', () => {
+  const sandbox = createCliSandbox();
+  afterAll(() => sandbox.cleanup());
+
+  it('runs with the bound set, as if Node had been started with the flag', async () => {
+    // Preloaded into the server: answers SIGUSR2 with the flags tag of the running process.
+    const probe = sandbox.file(
+      'flags-probe.mjs',
+      `import v8 from 'node:v8';\nprocess.on('SIGUSR2', () => process.stderr.write('flags-tag ' + v8.cachedDataVersionTag() + '\\n'));\n`,
+    );
+    const [plain, flagged] = await Promise.all([
+      flagsTagOf([]),
+      flagsTagOf([`--heap-growing-percent=${SERVER_HEAP_GROWING_PERCENT}`]),
+    ]);
+    expect(flagged).not.toBe(plain);
+    const child = spawn(
+      process.execPath,
+      ['--import', pathToFileURL(probe).href, BIN, 'serve', '--port', '0', '--docs-port', '0'],
+      {
+        cwd: sandbox.dir,
+        env: {
+          ...process.env,
+          DATABASE_URL: sandbox.dbPath,
+          LOG_LEVEL: 'silent',
+          NODE_ENV: 'production',
+        },
+      },
+    );
+    try {
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const exited = once(child, 'exit').then(() => {
+        throw new Error(`serve exited early: ${stderr}`);
+      });
+      const until = (done: () => boolean) =>
+        Promise.race([
+          exited,
+          new Promise<void>((resolve) => {
+            const check = () => (done() ? resolve() : setImmediate(check));
+            child.stdout.on('data', check);
+            child.stderr.on('data', check);
+            check();
+          }),
+        ]);
+      await until(() => stdout.includes('http://'));
+      child.kill('SIGUSR2');
+      await until(() => /flags-tag \d+\n/.test(stderr));
+      expect(/flags-tag (\d+)/.exec(stderr)?.[1]).toBe(flagged);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
