@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import net from 'node:net';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../packages/server/src/api/errors.js';
 import { PARAMS } from '../packages/server/src/api/params.js';
 import { generateKey } from '../packages/server/src/keys/format.js';
+import Database from '../packages/server/src/store/sqlite/driver.js';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
 
 /**

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../keys/format.js';
 import { issueKey } from '../keys/issue.js';
+import Database from '../store/sqlite/driver.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 import type { ItemFields } from '../store/types.js';
 import {

@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { issueKey, rotateKey } from '../keys/issue.js';
 import { startServer } from '../server.js';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
+import Database from '../store/sqlite/driver.js';
 import type { Item, Store } from '../store/types.js';
 import { type CliSandbox, createCliSandbox } from '../testing/cli-harness.js';
 import { createTestSchema, execInSchema, holdLocks, type TestSchema } from '../testing/postgres.js';

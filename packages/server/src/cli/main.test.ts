@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
+import Database from '../store/sqlite/driver.js';
 import { SQLITE_MIGRATIONS } from '../store/sqlite/migrations.js';
 import { createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
 import { buildProgram } from './program.js';

@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineAvailability, type TestStore } from '../testing/engines.js';
 import { execInSchema } from '../testing/postgres.js';
+import Database from './sqlite/driver.js';
 import type { Item, Store } from './types.js';
 
 /**

@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineAvailability, type TestStore } from '../testing/engines.js';
 import { execInSchema } from '../testing/postgres.js';
 import { foldCase } from './search.js';
+import Database from './sqlite/driver.js';
 import type { Store } from './types.js';
 
 /**

@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import { generateKey } from '../keys/format.js';
 import { engineAvailability, type TestStore } from '../testing/engines.js';
 import { foldCase } from './search.js';
+import Database from './sqlite/driver.js';
 import {
   type ChangedItem,
   type ChangePage,

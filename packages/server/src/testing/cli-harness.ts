@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { expect } from 'vitest';
+import Database from '../store/sqlite/driver.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
 
 /** The real `stockroom` binary, which runs the compiled CLI (`npm run build` first). */

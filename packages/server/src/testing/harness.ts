@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import pino from 'pino';
 import { type Env, loadConfig } from '../config.js';
 import { seedDemo } from '../demo.js';
 import { type IssueKeyInput, issueKey } from '../keys/issue.js';
 import { type RunningServer, startServer } from '../server.js';
+import Database from '../store/sqlite/driver.js';
 import type { ApiKeyRecord, ItemFields, Organization, Store, User } from '../store/types.js';
 import { createTestSchema, execInSchema, holdLocks } from './postgres.js';
 import { dropRedisPrefix, testRedisPrefix } from './services.js';

@@ -1,5 +1,6 @@
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
+import Database from '../sqlite/driver.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { PostgresStore } from './postgres-store.js';
 import { postgresSearchText } from './search-text.js';
@@ -370,7 +371,7 @@ const TABLES: Table[] = [
 ];
 
 /** The embedded database's identity (migration 3 of the SQLite engine). */
-function sourceId(source: Database.Database): string {
+function sourceId(source: BetterSqlite3.Database): string {
   const row = source.prepare("SELECT value FROM stockroom_meta WHERE key = 'database_id'").get() as
     | { value: string }
     | undefined;
@@ -386,7 +387,7 @@ function sourceId(source: Database.Database): string {
  */
 async function claimTarget(
   target: PostgresStore,
-  source: Database.Database,
+  source: BetterSqlite3.Database,
   id: string,
 ): Promise<void> {
   const [mark] = await target.query("SELECT value FROM stockroom_meta WHERE key = 'copied_from'");
@@ -436,7 +437,7 @@ const DELETE_ORDER: Array<Table['label']> = [
  */
 async function deleteAbsent(
   target: PostgresStore,
-  source: Database.Database,
+  source: BetterSqlite3.Database,
   table: Table,
   batchSize: number,
 ): Promise<number> {

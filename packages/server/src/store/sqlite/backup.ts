@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import Database from './driver.js';
 
 /** What `SqliteStore.backupTo` wrote: the copy's absolute path, size and row counts. */
 export interface BackupSummary {
@@ -142,7 +143,7 @@ function countRows(file: string): Omit<BackupSummary, 'file' | 'bytes'> {
  * is synced, opened read-only to count its rows, and then put in place.
  */
 export function backupDatabase(
-  db: Database.Database,
+  db: BetterSqlite3.Database,
   source: string,
   target: string,
   options: { overwrite?: boolean } = {},

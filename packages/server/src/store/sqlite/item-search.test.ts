@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldCase, searchText } from '../search.js';
 import type { Item, ItemFields, ItemQuery, ItemStatus, Organization } from '../types.js';
+import Database from './driver.js';
 import { CommonNeedles, ftsPhrase, walkSliceSql } from './item-search.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
