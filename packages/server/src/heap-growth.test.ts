@@ -60,15 +60,22 @@ describe('heapGrowthFlag', () => {
 describe('boundHeapGrowth', () => {
   it('takes effect in a running process: the old generation peaks lower', async () => {
     if (!existsSync(BUILT)) throw new Error('packages/server is not built: run `npm run build`');
-    const [unbound, bound, operatorChoice] = await Promise.all([
-      oldGenerationPeak([], false),
-      oldGenerationPeak([], true),
-      // The operator's own choice (300: four times the live set, V8's largest default factor):
-      // boundHeapGrowth leaves it alone.
-      oldGenerationPeak(['--heap-growing-percent=300'], true),
-    ]);
+    // The median of three runs each: V8 sometimes ends a run at a fraction of its usual peak
+    // (seen on Node 24, with and without the bound: 24 MB instead of 134-230 MB).
+    const median = async (nodeArgs: string[], bound: boolean) => {
+      const peaks: number[] = [];
+      for (let run = 0; run < 3; run++) peaks.push(await oldGenerationPeak(nodeArgs, bound));
+      return peaks.sort((a, b) => a - b)[1] as number;
+    };
+    // One process at a time: on Node 24 the low peak came mostly when they ran side by side.
+    const unbound = await median([], false);
+    const bound = await median([], true);
+    // The operator's own choice (300: four times the live set, V8's largest default factor):
+    // boundHeapGrowth leaves it alone.
+    const operatorChoice = await median(['--heap-growing-percent=300'], true);
     // The same allocations in each: only the collector's limits differ. Measured here: the
-    // bound peak 0.6 times the unbound one, the operator's choice 1.7-1.9 times the bound one.
+    // bound peak 0.6 times the unbound one, the operator's choice 1.7-1.9 times the bound one
+    // (Node 20; on Node 24, run one at a time: 230 MB unbound, 134-142 MB bound).
     expect(bound).toBeLessThan(unbound * 0.75);
     expect(operatorChoice).toBeGreaterThan(bound / 0.75);
   });
