@@ -16,10 +16,12 @@ import type BetterSqlite3 from 'better-sqlite3';
  */
 const NODE_API_FROM_MAJOR = 22;
 
-export const sqliteDriverPackage =
-  Number(process.versions.node.split('.')[0]) >= NODE_API_FROM_MAJOR
-    ? 'better-sqlite3-napi'
-    : 'better-sqlite3';
+/** The package to load on a Node.js of this major version. */
+export function sqliteDriverFor(nodeMajor: number): 'better-sqlite3' | 'better-sqlite3-napi' {
+  return nodeMajor >= NODE_API_FROM_MAJOR ? 'better-sqlite3-napi' : 'better-sqlite3';
+}
+
+export const sqliteDriverPackage = sqliteDriverFor(Number(process.versions.node.split('.')[0]));
 
 const Database = createRequire(import.meta.url)(sqliteDriverPackage) as typeof BetterSqlite3;
 
