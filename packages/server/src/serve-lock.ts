@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
-import Database from './store/sqlite/driver.js';
+import Database, { type SqliteDatabase } from './store/sqlite/driver.js';
 
 /**
  * One `stockroom serve` per SQLite file. Rate limits on the embedded engine are counted in
@@ -46,7 +45,7 @@ function isBusy(error: unknown): boolean {
 
 export function acquireServeLock(databaseFile: string): ServeLock {
   const file = serveLockFile(databaseFile);
-  let db: BetterSqlite3.Database | null = null;
+  let db: SqliteDatabase | null = null;
   try {
     // Before the store creates it: the first start of a fresh clone has no ./data yet.
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -1,6 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
-import Database from '../sqlite/driver.js';
+import Database, { type SqliteDatabase } from '../sqlite/driver.js';
 import { SqliteStore } from '../sqlite/sqlite-store.js';
 import { PostgresStore } from './postgres-store.js';
 import { postgresSearchText } from './search-text.js';
@@ -371,7 +370,7 @@ const TABLES: Table[] = [
 ];
 
 /** The embedded database's identity (migration 3 of the SQLite engine). */
-function sourceId(source: BetterSqlite3.Database): string {
+function sourceId(source: SqliteDatabase): string {
   const row = source.prepare("SELECT value FROM stockroom_meta WHERE key = 'database_id'").get() as
     | { value: string }
     | undefined;
@@ -387,7 +386,7 @@ function sourceId(source: BetterSqlite3.Database): string {
  */
 async function claimTarget(
   target: PostgresStore,
-  source: BetterSqlite3.Database,
+  source: SqliteDatabase,
   id: string,
 ): Promise<void> {
   const [mark] = await target.query("SELECT value FROM stockroom_meta WHERE key = 'copied_from'");
@@ -437,7 +436,7 @@ const DELETE_ORDER: Array<Table['label']> = [
  */
 async function deleteAbsent(
   target: PostgresStore,
-  source: BetterSqlite3.Database,
+  source: SqliteDatabase,
   table: Table,
   batchSize: number,
 ): Promise<number> {

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
-import Database from './driver.js';
+import Database, { type SqliteDatabase } from './driver.js';
 
 /** What `SqliteStore.backupTo` wrote: the copy's absolute path, size and row counts. */
 export interface BackupSummary {
@@ -143,7 +142,7 @@ function countRows(file: string): Omit<BackupSummary, 'file' | 'bytes'> {
  * is synced, opened read-only to count its rows, and then put in place.
  */
 export function backupDatabase(
-  db: BetterSqlite3.Database,
+  db: SqliteDatabase,
   source: string,
   target: string,
   options: { overwrite?: boolean } = {},

@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
 import type { ItemQuery } from '../types.js';
+import type { SqliteStatement } from './driver.js';
 
 /**
  * Item search on SQLite: a substring match of the folded needle in `items.search_text`
@@ -75,7 +75,7 @@ const COMMON_NEEDLE_ENTRIES = 10_000;
 
 export interface SearchStatements {
   /** A prepared statement in raw mode: rows come back as arrays. */
-  stmt(sql: string): Database.Statement;
+  stmt(sql: string): SqliteStatement;
 }
 
 /** A raw row: the columns asked for, `id` first. */

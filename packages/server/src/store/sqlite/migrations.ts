@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import { searchText } from '../search.js';
+import type { SqliteDatabase } from './driver.js';
 
 /**
  * Versioned schema for the embedded engine. Append only: a released migration never changes.
@@ -10,7 +10,7 @@ export interface Migration {
   name: string;
   sql: string;
   /** Data work SQL cannot do, run after `sql` in the same transaction. */
-  run?: (db: Database.Database) => void;
+  run?: (db: SqliteDatabase) => void;
 }
 
 /** Rows read and rewritten at a time by a data migration. */
@@ -22,7 +22,7 @@ const BATCH = 1000;
  * index follows through the triggers of migration 2 (the rows are queued and indexed when the
  * migration ends). Run again by a later migration whenever the folding changes.
  */
-export function refoldSearchText(db: Database.Database): void {
+export function refoldSearchText(db: SqliteDatabase): void {
   const select = db.prepare(
     'SELECT seq, name, description, sku, barcode, search_text FROM items WHERE seq > ? ORDER BY seq LIMIT ?',
   );

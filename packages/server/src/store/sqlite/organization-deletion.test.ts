@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemFields } from '../types.js';
-import Database from './driver.js';
+import Database, { type SqliteDatabase } from './driver.js';
 import { SqliteStore } from './sqlite-store.js';
 
 /**
@@ -28,7 +27,7 @@ function rows(tag: string, count: number): ItemFields[] {
 }
 
 /** Runs `work` on a raw connection to the file, beside the store's. */
-function raw<T>(work: (db: BetterSqlite3.Database) => T): T {
+function raw<T>(work: (db: SqliteDatabase) => T): T {
   const db = new Database(file);
   try {
     return work(db);

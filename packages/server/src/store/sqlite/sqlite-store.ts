@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { newId, newIdAfter } from '../../ids.js';
 import { newAuditEvent, toAuditEvent } from '../audit.js';
 import { ChangePageBuilder, mergeChanges } from '../changes.js';
@@ -31,7 +30,7 @@ import {
   type User,
 } from '../types.js';
 import { type BackupSummary, backupDatabase } from './backup.js';
-import Database from './driver.js';
+import Database, { type SqliteDatabase, type SqliteStatement } from './driver.js';
 import {
   CommonNeedles,
   DEFAULT_SEARCH_LIMITS,
@@ -229,8 +228,8 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   readonly engine = 'sqlite' as const;
   readonly file: string;
-  private readonly db: BetterSqlite3.Database;
-  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  private readonly db: SqliteDatabase;
+  private readonly statements = new Map<string, SqliteStatement>();
   private readonly searchLimits: SearchLimits;
   readonly webhooks: SqliteWebhookStore;
   /** Statistics that choose search plans (item-search.ts). */
@@ -328,7 +327,7 @@ export class SqliteStore implements Store {
   }
 
   /** A cached statement in raw mode (rows as arrays), apart from the object-mode ones. */
-  private rawStmt(sql: string): BetterSqlite3.Statement {
+  private rawStmt(sql: string): SqliteStatement {
     const key = `raw:${sql}`;
     let statement = this.statements.get(key);
     if (!statement) {
@@ -338,7 +337,7 @@ export class SqliteStore implements Store {
     return statement;
   }
 
-  private stmt(sql: string): BetterSqlite3.Statement {
+  private stmt(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

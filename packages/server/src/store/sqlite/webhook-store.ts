@@ -1,14 +1,14 @@
-import type Database from 'better-sqlite3';
 import { newId } from '../../ids.js';
 import type { Webhook, WebhookAttempt, WebhookDelivery, WebhookStore } from '../types.js';
 import { SEQ_PER_MS, toWebhook, toWebhookDelivery, WEBHOOK_COLUMNS_W } from '../webhook-rows.js';
+import type { SqliteDatabase, SqliteStatement } from './driver.js';
 
 type Row = Record<string, unknown>;
 
 /** What the webhook store borrows from SqliteStore: its statement cache and its error mapping. */
 export interface SqliteAccess {
-  db: Database.Database;
-  stmt(sql: string): Database.Statement;
+  db: SqliteDatabase;
+  stmt(sql: string): SqliteStatement;
   run<T>(work: () => T): Promise<T>;
 }
 
