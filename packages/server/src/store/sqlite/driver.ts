@@ -11,8 +11,9 @@ import type BetterSqlite3 from 'better-sqlite3';
  * after start. better-sqlite3 13 moved to Node-API, which has no such hook, but needs Node 22
  * (on Node 20 its build crashes when loaded). Both expose the same API, the one this code uses.
  * Every part of the server, CLI and tests opens SQLite through this module, so one process
- * never mixes the two; the linter refuses any other import of either package (biome.json). `npm install` installs both (13 under the alias better-sqlite3-napi);
- * on Node 20 npm warns that 13 wants Node 22, and this module never loads it there.
+ * never mixes the two; the linter refuses any other import of either package (biome.json).
+ * `npm install` installs both (13 under the alias better-sqlite3-napi); on Node 20 npm warns
+ * that 13 wants Node 22, and this module never loads it there.
  */
 const NODE_API_FROM_MAJOR = 22;
 
