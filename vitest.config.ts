@@ -31,7 +31,8 @@ export default defineConfig(async () => {
   }
   return {
     test: {
-      exclude: ['**/node_modules/**', '**/dist/**'],
+      // `*.e2e.test.ts` files form the e2e tier (vitest.e2e.config.ts, `npm run test:e2e`).
+      exclude: ['**/node_modules/**', '**/dist/**', '**/*.e2e.test.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
       // Two cores: files run in parallel processes, each with its own server and database.
