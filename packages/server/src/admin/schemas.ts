@@ -237,7 +237,10 @@ export const ItemRow = Type.Object(
     status: Type.Optional(Type.Union(ITEM_STATUSES.map((status) => Type.Literal(status)))),
     quantity: Type.Optional(Type.Number()),
     customFields: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), { description: 'A JSON object, at most 16 KiB.' }),
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'A JSON object, at most 16 KiB as compact JSON, nesting objects and arrays at most 32 levels deep (the object itself is level 1).',
+      }),
     ),
   },
   {

@@ -1,10 +1,10 @@
 import { type Command, Option } from 'commander';
-import { ImportFileError } from '../items/errors.js';
+import { ImportFileError, ImportStoppedError } from '../items/errors.js';
 import type { ImportResult } from '../items/import.js';
 import { cliActor } from '../operations/audit.js';
 import { deleteItem, importItemsFile } from '../operations/items.js';
 import { contextOf, withStore } from './context.js';
-import { CliError, usageError } from './errors.js';
+import { CliError, toCliError, usageError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
 import { createProgress } from './progress.js';
 import { parseId, parseSku } from './values.js';
@@ -25,6 +25,23 @@ function report(file: string, slug: string, result: ImportResult, strict: boolea
       ? `Nothing imported from ${file} into ${slug} (--strict): ${rows(result.failed)} rejected`
       : `Imported ${file} into ${slug}: ${counts(result)}`;
   return [summary, ...result.errors.map((e) => `  line ${e.line}: ${e.reason}`)].join('\n');
+}
+
+/**
+ * An import that stopped midway: one line naming the file, the cause, what was committed and
+ * whether the audit log has it; the code is the cause's (DATABASE_ERROR, INVALID_FILE, …).
+ */
+export function stoppedError(file: string, error: ImportStoppedError): CliError {
+  const { created, updated } = error.committed;
+  const audit =
+    created + updated === 0
+      ? ''
+      : error.auditFailure === undefined
+        ? ' (recorded in the audit log as items.imported)'
+        : '; the audit event for them could not be recorded either';
+  return new CliError(toCliError(error.cause).code, `${file}: ${error.message}${audit}`, {
+    details: { ...error.committed, stopped: true },
+  });
 }
 
 export function registerItems(program: Command): void {
@@ -71,6 +88,7 @@ one that is not UTF-8, writes nothing.`,
             const where = error.line === undefined ? file : `${file}, line ${error.line}`;
             throw new CliError('INVALID_FILE', `${where}: ${error.reason}`);
           }
+          if (error instanceof ImportStoppedError) throw stoppedError(file, error);
           throw error;
         } finally {
           progress.stop();

@@ -1,9 +1,18 @@
 import { createReadStream } from 'node:fs';
 import { CsvError, type Options, parse } from 'csv-parse';
+import { quotedName } from '../http/shown-name.js';
 import { ImportFileError } from './errors.js';
 import { fieldFor, type ImportField } from './fields.js';
 import { readFailure } from './format.js';
 import type { OnBytes, RawRecord } from './records.js';
+
+/**
+ * The longest CSV record read, in characters. The longest valid item is far shorter (a 16 KiB
+ * customFields cell with every quote doubled, a 5,000-character description and the short
+ * fields: under 64 KiB); past this, the file is refused at once instead of being buffered
+ * whole (csv-parse takes about a second per MiB of a single field).
+ */
+export const MAX_CSV_RECORD = 1024 * 1024;
 
 interface CsvRow {
   line: number;
@@ -24,8 +33,7 @@ function countBreaks(text: string): number {
 function headerColumns(header: string[], line: number): (ImportField | null)[] {
   const seen = new Set<string>();
   return header.map((name) => {
-    if (seen.has(name))
-      throw new ImportFileError(`column ${JSON.stringify(name)} appears twice`, line);
+    if (seen.has(name)) throw new ImportFileError(`column ${quotedName(name)} appears twice`, line);
     seen.add(name);
     return fieldFor(name, 'column', line);
   });
@@ -45,6 +53,7 @@ export async function* readCsv(file: string, onBytes?: OnBytes): AsyncGenerator<
     bom: true,
     relax_column_count: true,
     skip_empty_lines: true,
+    max_record_size: MAX_CSV_RECORD,
     on_record: (cells, context) => {
       const line = seen.endLine + 1 + (context.empty_lines - seen.emptyLines);
       seen.emptyLines = context.empty_lines;
@@ -85,10 +94,11 @@ export async function* readCsv(file: string, onBytes?: OnBytes): AsyncGenerator<
     if (error instanceof CsvError) {
       const skipped =
         ((error as { empty_lines?: number }).empty_lines ?? seen.emptyLines) - seen.emptyLines;
-      throw new ImportFileError(
-        `invalid CSV: ${error.message.replace(/ at line \d+/, '')}`,
-        seen.endLine + 1 + skipped,
-      );
+      const reason =
+        error.code === 'CSV_MAX_RECORD_SIZE'
+          ? `a record is longer than ${MAX_CSV_RECORD} characters (1 MiB); no valid item needs a tenth of that: check the quotes and line breaks`
+          : error.message.replace(/ at line \d+/, '');
+      throw new ImportFileError(`invalid CSV: ${reason}`, seen.endLine + 1 + skipped);
     }
     throw error;
   } finally {

@@ -1,3 +1,4 @@
+import { quotedName } from '../http/shown-name.js';
 import { ImportFileError } from './errors.js';
 
 /** The writable item fields an import file may carry, named as in the API. */
@@ -21,9 +22,17 @@ export const IGNORED_FIELDS = ['_id', 'organizationId', 'createdAt', 'updatedAt'
 const writable = new Set<string>(IMPORT_FIELDS);
 const ignored = new Set<string>(IGNORED_FIELDS);
 
-/** Why column or property names are refused, naming the ones that are allowed. */
+/** The most unknown names one reason lists. */
+const MAX_LISTED = 10;
+
+/**
+ * Why column or property names are refused, naming the ones that are allowed. Each name is cut
+ * at 100 characters (http/shown-name.ts): a 10 MB header gives a one-line error.
+ */
 export function unknownNames(names: string[], what: 'column' | 'field'): string {
-  const which = names.map((name) => JSON.stringify(name)).join(', ');
+  const listed = names.slice(0, MAX_LISTED).map((name) => quotedName(name));
+  if (names.length > MAX_LISTED) listed.push(`and ${names.length - MAX_LISTED} more`);
+  const which = listed.join(', ');
   const plural = names.length === 1 ? what : `${what}s`;
   return `unknown ${plural} ${which}; allowed: ${IMPORT_FIELDS.join(', ')} (ignored: ${IGNORED_FIELDS.join(', ')})`;
 }

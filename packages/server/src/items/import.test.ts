@@ -2,13 +2,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { stoppedError } from '../cli/items.js';
+import { cliActor } from '../operations/audit.js';
+import { importItemsFile } from '../operations/items.js';
+import Database from '../store/sqlite/driver.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import type { Item } from '../store/types.js';
-import { ImportFileError } from './errors.js';
+import type { Item, Organization } from '../store/types.js';
+import { ImportFileError, ImportStoppedError } from './errors.js';
 import { type ImportProgress, importItems } from './import.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-import-'));
-const store = new SqliteStore(path.join(dir, 'stockroom.db'));
+const dbPath = path.join(dir, 'stockroom.db');
+const store = new SqliteStore(dbPath);
 await store.migrate();
 afterAll(async () => {
   await store.close();
@@ -321,5 +326,217 @@ describe('importItems', () => {
     expect(events.findIndex((e) => e.phase === 'writing')).toBeGreaterThan(
       events.findLastIndex((e) => e.phase === 'checking'),
     );
+  });
+});
+
+/** customFields nested `depth` levels deep (customFields itself is level 1). */
+function nested(depth: number): string {
+  return `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+}
+
+const TOO_DEEP =
+  'customFields nests objects and arrays more than 32 levels deep; the maximum is 32 (customFields itself is level 1)';
+
+describe('importItems and deeply nested customFields', () => {
+  it('takes 32 levels, and rejects 33 and 4,200 as rows naming the line and the limit, in every format and mode', async () => {
+    const deep = nested(4200);
+    const json = file(
+      'n.json',
+      `[{"name":"A","sku":"A","customFields":${nested(32)}},\n{"name":"B","sku":"B","customFields":${nested(33)}},\n{"name":"C","sku":"C","customFields":${deep}},\n{"name":"D","sku":"D"}]`,
+    );
+    const ndjson = file(
+      'n.ndjson',
+      `{"name":"A","sku":"A","customFields":${nested(32)}}\n{"name":"B","sku":"B","customFields":${nested(33)}}\n{"name":"C","sku":"C","customFields":${deep}}\n{"name":"D","sku":"D"}\n`,
+    );
+    const cell = (value: string) => `"${value.replaceAll('"', '""')}"`;
+    const csv = file(
+      'n.csv',
+      `name,sku,customFields\nA,A,${cell(nested(32))}\nB,B,${cell(nested(33))}\nC,C,${cell(deep)}\nD,D,{}\n`,
+    );
+    const rejected = [
+      { line: 2, reason: TOO_DEEP },
+      { line: 3, reason: TOO_DEEP },
+    ];
+    const jsonRejected = [
+      { line: 2, reason: TOO_DEEP },
+      { line: 3, reason: TOO_DEEP },
+    ];
+    for (const [name, source, errors] of [
+      ['json', json, jsonRejected],
+      ['ndjson', ndjson, rejected],
+      ['csv', csv, rejected.map((e) => ({ ...e, line: e.line + 1 }))],
+    ] as const) {
+      const strict = await importItems(store, orgId, source, { strict: true });
+      expect(strict, name).toEqual({
+        created: 0,
+        updated: 0,
+        unchanged: 0,
+        failed: 2,
+        errors,
+      });
+      expect(await items(), name).toEqual([]);
+      const loose = await importItems(store, orgId, source, { batchSize: 1 });
+      expect(loose, name).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 2, errors });
+      expect((await items()).map((item) => item.sku)).toEqual(['A', 'D']);
+      expect((await bySku('A'))?.customFields).toBe(nested(32));
+      for (const item of await items()) await store.deleteItem(orgId, { id: item.id });
+    }
+  });
+
+  it('names a too-deep value of another field by its type, never walking it', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const result = await importItems(
+      store,
+      orgId,
+      file('q.ndjson', `{"name":"A","quantity":${deep},"status":${deep}}\n`),
+    );
+    expect(result.errors).toEqual([
+      {
+        line: 1,
+        reason:
+          'quantity must be a finite number, got an array; status must be one of Draft, Active, Inactive, Discontinued (exact case), got an array',
+      },
+    ]);
+  });
+});
+
+describe('an import that stops midway', () => {
+  let organization: Organization;
+  beforeEach(async () => {
+    organization = (await store.getOrganization(orgId)) as Organization;
+  });
+
+  /** A database error on one row, from the database itself: a trigger refusing its sku. */
+  function failOnSku(sku: string): () => void {
+    const db = new Database(dbPath);
+    db.exec(
+      `CREATE TRIGGER fail_${n} BEFORE INSERT ON items WHEN NEW.sku = '${sku}' BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`,
+    );
+    return () => {
+      db.exec(`DROP TRIGGER fail_${n}`);
+      db.close();
+    };
+  }
+
+  it('keeps the batches committed before it, records them in the audit log, and says so in one line', async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => `{"name":"Item ${i}","sku":"S${i}"}`);
+    rows[9] = '{"name":"Boom","sku":"BOOM"}';
+    rows[3] = '{"name":""}';
+    const source = file('stop.ndjson', `${rows.join('\n')}\n`);
+    const restore = failOnSku('BOOM');
+    let error: unknown;
+    try {
+      error = await importItemsFile(store, cliActor(), organization, source, {
+        batchSize: 4,
+      }).catch((e: unknown) => e);
+    } finally {
+      restore();
+    }
+    expect(error).toBeInstanceOf(ImportStoppedError);
+    const stopped = error as ImportStoppedError;
+    // Batches of 4 valid rows: lines 1-5 (line 4 rejected) and 6-9 committed; 10-12 not.
+    expect(stopped.committed).toEqual({ created: 8, updated: 0, unchanged: 0, failed: 1 });
+    expect(stopped.where).toBe('at line 10');
+    expect(stopped.message).toBe(
+      'the import stopped at line 10: disk on fire; committed before it: 8 created, 0 updated, 0 unchanged, 1 failed',
+    );
+    expect(await items()).toHaveLength(8);
+    const events = await store.listAuditEvents(orgId);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      action: 'items.imported',
+      details: {
+        file: path.basename(source),
+        created: 8,
+        updated: 0,
+        unchanged: 0,
+        failed: 1,
+        stopped: 'disk on fire',
+      },
+    });
+    // The CLI's one line, with the cause's code (a SQLite error is a database error).
+    const cli = stoppedError('stop.ndjson', stopped);
+    expect(cli.code).toBe('DATABASE_ERROR');
+    expect(cli.exitCode).toBe(1);
+    expect(cli.message).toBe(
+      'stop.ndjson: the import stopped at line 10: disk on fire; committed before it: 8 created, 0 updated, 0 unchanged, 1 failed (recorded in the audit log as items.imported)',
+    );
+    expect(cli.message).not.toContain('\n');
+  });
+
+  it('with strict, keeps nothing and records nothing', async () => {
+    const source = file('stop.csv', 'name,sku\nA,A\nBoom,BOOM\nC,C\n');
+    const restore = failOnSku('BOOM');
+    let error: unknown;
+    try {
+      error = await importItemsFile(store, cliActor(), organization, source, {
+        strict: true,
+      }).catch((e: unknown) => e);
+    } finally {
+      restore();
+    }
+    expect(error).toBeInstanceOf(ImportStoppedError);
+    expect((error as ImportStoppedError).committed).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      failed: 0,
+    });
+    expect((error as Error).message).toBe(
+      'the import stopped: disk on fire; committed before it: 0 created, 0 updated, 0 unchanged, 0 failed',
+    );
+    expect(await items()).toEqual([]);
+    expect(await store.listAuditEvents(orgId)).toEqual([]);
+    expect(stoppedError('stop.csv', error as ImportStoppedError).message).toBe(
+      'stop.csv: the import stopped: disk on fire; committed before it: 0 created, 0 updated, 0 unchanged, 0 failed',
+    );
+  });
+});
+
+describe('names in import errors', () => {
+  it('cuts an unknown column at 100 characters, with an ellipsis and its length', async () => {
+    const long = 'x'.repeat(200_000);
+    const error = await importItems(store, orgId, file('wide.csv', `name,${long}\nA,1\n`)).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ImportFileError);
+    expect((error as ImportFileError).message).toBe(
+      `line 1: unknown column "${'x'.repeat(100)}…" (200000 characters); allowed: name, description, sku, barcode, status, quantity, customFields (ignored: _id, organizationId, createdAt, updatedAt)`,
+    );
+    const twice = await importItems(
+      store,
+      orgId,
+      file('twice.csv', `name,${'é'.repeat(150)},${'é'.repeat(150)}\n`),
+    ).catch((e: unknown) => e);
+    expect((twice as Error).message).toBe(
+      `line 1: unknown column "${'é'.repeat(100)}…" (150 characters); allowed: name, description, sku, barcode, status, quantity, customFields (ignored: _id, organizationId, createdAt, updatedAt)`,
+    );
+    expect(await items()).toEqual([]);
+  });
+
+  it('refuses a 10 MB header in one line, without reading it whole', async () => {
+    const long = 'x'.repeat(10 * 1024 * 1024);
+    const error = await importItems(store, orgId, file('huge.csv', `name,${long}\nA,1\n`)).catch(
+      (e: unknown) => e,
+    );
+    expect((error as ImportFileError).message).toBe(
+      'line 1: invalid CSV: a record is longer than 1048576 characters (1 MiB); no valid item needs a tenth of that: check the quotes and line breaks',
+    );
+  });
+
+  it('cuts unknown JSON field names the same way, listing at most 10 of them', async () => {
+    const fields = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`${i}${'😀'.repeat(60)}`, 1]),
+    );
+    const result = await importItems(
+      store,
+      orgId,
+      file('many.ndjson', `${JSON.stringify({ name: 'A', ...fields })}\n`),
+    );
+    const reason = result.errors[0]?.reason ?? '';
+    expect(reason).toMatch(
+      /^unknown fields "0(😀){49}…" \(61 characters\), "1(😀){49}…" \(61 characters\), .*, and 2 more; allowed: /u,
+    );
+    expect(reason.length).toBeLessThan(2000);
   });
 });

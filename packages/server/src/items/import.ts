@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { ItemFields, Store } from '../store/types.js';
 import { checkedRows, readRecords } from './checked-rows.js';
+import { type CommittedCounts, ImportStoppedError } from './errors.js';
 import { detectFormat, readFailure } from './format.js';
 import { countNdjsonRecords } from './ndjson-count.js';
 import type { OnBytes } from './records.js';
@@ -67,7 +68,10 @@ function tally(
  * rows and writes them in one all-or-nothing call: rows only the store can reject (a new sku
  * without a name) are found by trying, and then nothing is kept.
  *
- * Throws ImportFileError for a problem with the file as a whole.
+ * Throws ImportFileError for a problem with the file as a whole, found before anything is
+ * written. Anything that stops the import once writing has begun (a database error, a failure
+ * of the reader thread, the statistics refresh) throws ImportStoppedError, which carries the
+ * counts of what was committed by then, so the caller can still record them.
  */
 export async function importItems(
   store: Store,
@@ -77,8 +81,19 @@ export async function importItems(
 ): Promise<ImportResult> {
   const result = await writeFile(store, organizationId, file, options);
   const changed = result.created + result.updated;
-  if (changed > 0) await store.refreshItemStatistics(changed);
+  if (changed > 0) {
+    try {
+      await store.refreshItemStatistics(changed);
+    } catch (error) {
+      throw new ImportStoppedError(committed(result), undefined, error);
+    }
+  }
   return result;
+}
+
+function committed(result: ImportResult): CommittedCounts {
+  const { created, updated, unchanged } = result;
+  return { created, updated, unchanged, failed: result.errors.length };
 }
 
 async function writeFile(
@@ -130,11 +145,17 @@ async function writeFile(
     progress?.({ phase: 'writing', done: 0, total });
     // With rejections nothing will be written; a dry run still finds the rows only the store
     // can reject (a new sku without a name), so the report names every rejected row.
-    const outcomes = await store.writeItems(
-      organizationId,
-      strictRows,
-      rejected.length > 0 ? { dryRun: true } : { allOrNothing: true },
-    );
+    let outcomes: Awaited<ReturnType<Store['writeItems']>>;
+    try {
+      outcomes = await store.writeItems(
+        organizationId,
+        strictRows,
+        rejected.length > 0 ? { dryRun: true } : { allOrNothing: true },
+      );
+    } catch (error) {
+      // One all-or-nothing write: nothing was kept.
+      throw new ImportStoppedError(committed(emptyResult()), undefined, error);
+    }
     tally(result, strictLines, outcomes);
     progress?.({ phase: 'writing', done: total, total });
     if (rejected.length === 0 && result.errors.length === 0) return result;
@@ -155,17 +176,31 @@ async function writeFile(
     lines = [];
     progress?.({ phase: 'writing', done, total });
   };
-  for await (const row of checkedRowsOffThread(file, format)) {
-    done++;
-    if ('reason' in row) {
-      result.errors.push({ line: row.line, reason: row.reason });
-      continue;
+  // The batches written before a failure stay committed: the error says how many rows they hold.
+  let lastLine: number | undefined;
+  try {
+    for await (const row of checkedRowsOffThread(file, format)) {
+      done++;
+      lastLine = row.line;
+      if ('reason' in row) {
+        result.errors.push({ line: row.line, reason: row.reason });
+        continue;
+      }
+      batch.push(row.fields);
+      lines.push(row.line);
+      if (batch.length >= batchSize) await flush();
     }
-    batch.push(row.fields);
-    lines.push(row.line);
-    if (batch.length >= batchSize) await flush();
+    await flush();
+  } catch (error) {
+    // The rows of the batch not yet written were not kept: the first of them is where it stopped.
+    const where =
+      lines[0] !== undefined
+        ? `at line ${lines[0]}`
+        : lastLine === undefined
+          ? undefined
+          : `after line ${lastLine}`;
+    throw new ImportStoppedError(committed(result), where, error);
   }
-  await flush();
   // Store rejections arrive per batch, after the parse rejections of that batch: restore file order.
   result.errors.sort((a, b) => a.line - b.line);
   result.failed = result.errors.length;

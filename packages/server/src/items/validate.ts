@@ -9,7 +9,44 @@ export const LIMITS = {
   sku: 100,
   barcode: 100,
   customFieldsBytes: 16 * 1024,
+  /**
+   * How deep objects and arrays may nest in customFields, customFields itself being level 1
+   * (`{"a":{"b":[1]}}` is 3 deep). Checked before anything recursive touches the value: JSON.parse
+   * builds any depth, but JSON.stringify and serializers recurse, and a few thousand levels (a
+   * 9 KB body) overflow the stack.
+   */
+  customFieldsDepth: 32,
 } as const;
+
+/**
+ * How deep `value` nests objects and arrays (a scalar is 0, `{}` is 1), counted without
+ * recursion and only up to `max + 1`: a result above `max` means "more than max".
+ */
+export function nestingDepth(value: unknown, max: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 1;
+  const stack: Array<[object, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [object, number];
+    if (depth > deepest) deepest = depth;
+    if (deepest > max) return deepest;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+/**
+ * Why a customFields value nests too deep, or null. The one nesting rule of every path that
+ * writes items: imports (JSON, NDJSON, CSV, both modes) reject the row with it, and the admin
+ * API's bulk upsert answers 400 with it.
+ */
+export function customFieldsNestingReason(value: unknown): string | null {
+  const max = LIMITS.customFieldsDepth;
+  if (nestingDepth(value, max) <= max) return null;
+  return `customFields nests objects and arrays more than ${max} levels deep; the maximum is ${max} (customFields itself is level 1)`;
+}
 
 /**
  * A rejected row still reports its sku when that field itself was fine, so a later row with the
@@ -22,8 +59,14 @@ class Rejected {
   constructor(readonly reason: string) {}
 }
 
-/** Bad values are quoted back, shortened so one reason stays one readable line. */
+/**
+ * Bad values are quoted back, shortened so one reason stays one readable line. A value nested
+ * too deep to write back safely is only named by its type.
+ */
 function shown(value: unknown): string {
+  if (nestingDepth(value, LIMITS.customFieldsDepth) > LIMITS.customFieldsDepth) {
+    return typeName(value);
+  }
   const text = String(JSON.stringify(value));
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
@@ -93,6 +136,8 @@ function checkValue(field: ImportField, value: unknown): unknown {
       if (typeof value !== 'object' || Array.isArray(value)) {
         return new Rejected(`customFields must be a JSON object, got ${typeName(value)}`);
       }
+      const tooDeep = customFieldsNestingReason(value);
+      if (tooDeep) return new Rejected(tooDeep);
       // Stored compact, exactly as JSON.stringify writes it, so the API returns these bytes.
       const stored = JSON.stringify(value);
       const bytes = Buffer.byteLength(stored);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ImportStoppedError } from '../items/errors.js';
 import { type ImportOptions, type ImportResult, importItems } from '../items/import.js';
 import { checkRecord } from '../items/validate.js';
 import type { ItemFields, ItemRef, Organization, Store } from '../store/types.js';
@@ -9,7 +10,11 @@ import { type Actor, recordAudit } from './audit.js';
  * (items/validate.ts), the same store calls and the same audit events.
  */
 
-/** `stockroom items import FILE`: imports a file and records the import when it wrote rows. */
+/**
+ * `stockroom items import FILE`: imports a file and records the import when it wrote rows,
+ * also when it stopped midway (ImportStoppedError, rethrown): the event then carries the counts
+ * committed before it stopped and `stopped`, the reason.
+ */
 export async function importItemsFile(
   store: Store,
   actor: Actor,
@@ -17,7 +22,34 @@ export async function importItemsFile(
   file: string,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const result = await importItems(store, organization.id, path.resolve(file), options);
+  let result: ImportResult;
+  try {
+    result = await importItems(store, organization.id, path.resolve(file), options);
+  } catch (error) {
+    if (!(error instanceof ImportStoppedError)) throw error;
+    const { created, updated, unchanged, failed } = error.committed;
+    if (created + updated > 0) {
+      try {
+        await recordAudit(store, actor, {
+          organizationId: organization.id,
+          action: 'items.imported',
+          target: null,
+          details: {
+            file: path.basename(file),
+            created,
+            updated,
+            unchanged,
+            failed,
+            stopped: error.reason,
+          },
+        });
+      } catch (auditFailure) {
+        // The database that stopped the import may refuse this too: the caller says so.
+        error.auditFailure = auditFailure;
+      }
+    }
+    throw error;
+  }
   if (result.created + result.updated > 0) {
     const { created, updated, unchanged, failed } = result;
     await recordAudit(store, actor, {

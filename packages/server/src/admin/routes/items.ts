@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { parseSku } from '../../cli/values.js';
 import type { Services } from '../../context.js';
 import { isId } from '../../ids.js';
+import { customFieldsNestingReason } from '../../items/validate.js';
 import { deleteItems, type ItemRef, type UpsertMode, upsertItems } from '../../operations/items.js';
 import { actorOf, findOrganization } from '../context.js';
 import { AdminError, invalid } from '../errors.js';
@@ -91,6 +92,18 @@ export default function itemRoutes(app: FastifyInstance, services: Services) {
           'body',
           `The body has ${rows.length} rows; send at most ${MAX_BULK_ROWS} per request (split the rest into further requests).`,
         );
+      }
+      // A nesting too deep to check or store safely refuses the whole request, in every mode
+      // (the one nesting rule of imports, items/validate.ts), before anything else is done.
+      for (const [index, row] of rows.entries()) {
+        if (typeof row !== 'object' || row === null || Array.isArray(row)) continue;
+        const reason = customFieldsNestingReason((row as { customFields?: unknown }).customFields);
+        if (reason) {
+          throw invalid(
+            `body[${index}].customFields`,
+            `Row ${index}: ${reason}. Nothing was written; flatten the row's customFields and send the request again.`,
+          );
+        }
       }
       const organization = await findOrganization(store, org);
       const result = await upsertItems(store, actorOf(request), organization, rows, {
