@@ -147,3 +147,94 @@ describe('the admin host under arbitrary requests', () => {
     expect(JSON.stringify(t.server.logs)).not.toContain(ADMIN_TOKEN);
   });
 });
+
+/** customFields nested `depth` levels deep (customFields itself is level 1). */
+function nested(depth: number): string {
+  return `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+}
+
+describe('the bulk upsert and deeply nested customFields', () => {
+  const upsert = (query: string, raw: string) =>
+    t.admin('POST', `/admin/v1/organizations/${orgSlug}/items/bulk-upsert${query}`, {
+      raw,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  it('answers 400 naming the row, the field and the limit, in every mode, dry run included, and writes nothing', async () => {
+    const org = await t.server.store.findOrganization(orgSlug);
+    const before = await t.server.store.listItems(org?.id as string, { limit: 1000 });
+    // About 4,200 levels: a 9 KB body.
+    const body = `[{"sku":"OK-1","name":"Fine"},{"sku":"DEEP","name":"Deep","customFields":${nested(4200)}}]`;
+    expect(body.length).toBeLessThan(40_000);
+    for (const query of ['', '?mode=per-row', '?dryRun=true', '?mode=per-row&dryRun=true']) {
+      const answer = await upsert(query, body);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.error).toMatchObject({
+        code: 'INVALID_REQUEST',
+        status: 400,
+        param: 'body[1].customFields',
+        message:
+          "Row 1: customFields nests objects and arrays more than 32 levels deep; the maximum is 32 (customFields itself is level 1). Nothing was written; flatten the row's customFields and send the request again.",
+      });
+    }
+    // 33 levels is one too many; 32 is fine.
+    const one = await upsert('', `[{"sku":"D33","name":"D","customFields":${nested(33)}}]`);
+    expect(one.body.error.param).toBe('body[0].customFields');
+    expect(await t.server.store.listItems(org?.id as string, { limit: 1000 })).toEqual(before);
+    const ok = await upsert(
+      '?dryRun=true',
+      `[{"sku":"D32","name":"D","customFields":${nested(32)}}]`,
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ committed: false, created: 1, failed: 0 });
+  });
+
+  it('names a too-deep value of another field by its type in the row reason', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const answer = await upsert('?dryRun=true', `[{"name":"Deep","quantity":${deep}}]`);
+    expect(answer.status).toBe(422);
+    expect(answer.body.result.rows).toEqual([
+      {
+        index: 0,
+        sku: null,
+        outcome: 'failed',
+        reason: 'quantity must be a finite number, got an array',
+      },
+    ]);
+  });
+});
+
+describe('names the admin host echoes in errors', () => {
+  it('cuts unknown fields and query parameters at 100 characters, with their length', async () => {
+    const long = `x${'y'.repeat(5000)}`;
+    const cut = `x${'y'.repeat(99)}…`;
+    const field = await t.admin('POST', '/admin/v1/organizations', {
+      json: { name: 'N', slug: 'n-long', [long]: 1 },
+    });
+    expect(field.status).toBe(400);
+    expect(field.body.error.param).toBe(`${cut} (5001 characters)`);
+    expect(field.body.error.message).toMatch(
+      new RegExp(`^Unknown field "${cut}" \\(5001 characters\\); this endpoint accepts: `),
+    );
+    const query = await t.admin(
+      'POST',
+      `/admin/v1/organizations/${orgSlug}/items/bulk-upsert?${long}=1`,
+      { json: [] },
+    );
+    expect(query.status).toBe(400);
+    expect(query.body.error.param).toBe(`${cut} (5001 characters)`);
+    expect(query.body.error.message).toMatch(
+      new RegExp(`^Unknown query parameter "${cut}" \\(5001 characters\\); `),
+    );
+    const row = await t.admin(
+      'POST',
+      `/admin/v1/organizations/${orgSlug}/items/bulk-upsert?dryRun=true`,
+      { json: [{ name: 'A', [long]: 1 }] },
+    );
+    expect(row.status).toBe(422);
+    expect(row.body.result.rows[0].reason).toMatch(
+      new RegExp(`^unknown field "${cut}" \\(5001 characters\\); allowed: `),
+    );
+    expect(await t.server.store.findOrganization('n-long')).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { quotedName, shownName } from '../http/shown-name.js';
 import { type AdminError, invalid } from './errors.js';
 
 /**
@@ -105,8 +106,8 @@ function compileBody(schema: TSchema) {
         const name = fieldName(first.instancePath);
         return {
           error: invalid(
-            name,
-            `Unknown field ${JSON.stringify(unknown)}; this endpoint accepts: ${allowed.join(', ')}.`,
+            shownName(name),
+            `Unknown field ${quotedName(unknown)}; this endpoint accepts: ${allowed.join(', ')}.`,
           ),
         };
       }
@@ -115,8 +116,8 @@ function compileBody(schema: TSchema) {
         const name = fieldName(first.instancePath, unknown[0]);
         return {
           error: invalid(
-            name,
-            `Unknown field ${unknown.map((u) => JSON.stringify(u)).join(', ')}; this endpoint accepts: ${allowed.join(', ')}.`,
+            shownName(name),
+            `Unknown field ${unknown.map((u) => quotedName(u)).join(', ')}; this endpoint accepts: ${allowed.join(', ')}.`,
           ),
         };
       }
@@ -171,8 +172,8 @@ function compileQuery(schema: TSchema) {
       if (!property) {
         return {
           error: invalid(
-            name,
-            `Unknown query parameter ${JSON.stringify(name)}; this endpoint accepts: ${allowed.length > 0 ? allowed.join(', ') : 'none'}.`,
+            shownName(name),
+            `Unknown query parameter ${quotedName(name)}; this endpoint accepts: ${allowed.length > 0 ? allowed.join(', ') : 'none'}.`,
           ),
         };
       }
