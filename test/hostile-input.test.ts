@@ -568,3 +568,113 @@ describe('after the hostile run', () => {
     expect(databaseChecksum(server.dbPath)).toBe(checksumBefore);
   });
 });
+
+describe('hostile headers, names and methods', () => {
+  const ITEMS = '/api/v1/inventory/items';
+  let before: string;
+  beforeAll(() => {
+    before = databaseChecksum(server.dbPath);
+  });
+
+  it('replaces a key-shaped x-request-id with a new one, never logged nor echoed', async () => {
+    const key = secrets.keys[0] as string;
+    const unused = generateKey('user').key;
+    for (const id of [key, unused, `trace-${unused}`, 'SR_ORG_abcd1234', `a${'b'.repeat(128)}`]) {
+      const response = await send(server.apiUrl, 'GET', '/api/v1/health', [['x-request-id', id]]);
+      expect(response.status).toBe(200);
+      const echoed = response.headers.get('x-request-id');
+      expect(echoed).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      const error = await send(server.apiUrl, 'GET', `${ITEMS}?limit=x`, [
+        ['x-request-id', id],
+        ['x-api-key', key],
+      ]);
+      expect(error.status).toBe(400);
+      expect(JSON.parse(error.body).error.requestId).toBe(error.headers.get('x-request-id'));
+      expect(error.body).not.toContain(id);
+      expect(JSON.stringify(server.logs)).not.toContain(id.slice(0, 16));
+    }
+    // A plain id is kept, so one id follows a request through a proxy.
+    const plain = await send(server.apiUrl, 'GET', '/api/v1/health', [
+      ['x-request-id', 'edge-7f3a.42:sr-org'],
+    ]);
+    expect(plain.headers.get('x-request-id')).toBe('edge-7f3a.42:sr-org');
+  });
+
+  it('masks a key-shaped unknown parameter in param exactly as in the message', async () => {
+    const key = secrets.keys[0] as string;
+    const response = await send(server.apiUrl, 'GET', `${ITEMS}?${key}=1&limit=5`, [
+      ['x-api-key', key],
+    ]);
+    expect(response.status).toBe(400);
+    const error = JSON.parse(response.body).error;
+    const masked = `${key.slice(0, 11)}…`;
+    expect(error).toMatchObject({ code: 'UNKNOWN_PARAMETER', param: masked });
+    expect(error.message).toBe(
+      `Unknown query parameter ${JSON.stringify(masked)}; this endpoint accepts: ${error.message.split('accepts: ')[1]}`,
+    );
+    expect(response.body).not.toContain(key.slice(0, 16));
+    // A long name is cut at 40 characters in both, as the message always did.
+    const long = `p${'q'.repeat(300)}`;
+    const cut = await send(server.apiUrl, 'GET', `${ITEMS}?${long}=1`, [['x-api-key', key]]);
+    expect(JSON.parse(cut.body).error.param).toBe(`${long.slice(0, 40)}…`);
+  });
+
+  it('answers CONNECT with a 405 on the API host (JSON, Allow) and the docs host (text)', async () => {
+    const api = await send(server.apiUrl, 'CONNECT', 'example.com:443', [
+      ['x-request-id', 'connect-1'],
+    ]);
+    expect(api.status).toBe(405);
+    expect(api.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(api.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(api.headers.get('x-request-id')).toBe('connect-1');
+    expectSecurityHeaders(api);
+    expect(JSON.parse(api.body)).toEqual({
+      error: {
+        code: 'METHOD_NOT_ALLOWED',
+        message:
+          'CONNECT is not allowed: the API is not a proxy. It is read-only: use GET or HEAD on its endpoints under /api/v1/.',
+        status: 405,
+        requestId: 'connect-1',
+        docUrl: expect.stringMatching(/\/en\/docs\/errors#method_not_allowed$/),
+      },
+    });
+    expect(server.logs.filter((line) => line.requestId === 'connect-1')).toMatchObject([
+      { msg: 'request', method: 'CONNECT', status: 405 },
+    ]);
+    const docs = await send(server.docsUrl, 'CONNECT', 'example.com:443', []);
+    expect(docs.status).toBe(405);
+    expect(docs.headers.get('allow')).toBe('GET, HEAD');
+    expect(docs.body).toBe(
+      'Method CONNECT is not allowed here; the docs host answers GET, HEAD.\n',
+    );
+    // The servers still answer.
+    expect((await send(server.apiUrl, 'GET', '/api/v1/health', [])).status).toBe(200);
+  });
+
+  it('answers 405 on the docs host before reading a body: malformed, oversized or of any type', async () => {
+    const bodies: Array<[string, string]> = [
+      ['application/json', '{"unclosed'],
+      ['application/json', `"${'x'.repeat(2 * 1024 * 1024)}"`],
+      ['text/plain', 'hello'],
+      ['application/x-unknown', 'hello'],
+    ];
+    for (const [type, body] of bodies) {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'QUERY']) {
+        const response = await fetch(`${server.docsUrl}/llms.txt`, {
+          method,
+          headers: { 'content-type': type },
+          body,
+        });
+        expect(response.status, `${method} ${type}`).toBe(405);
+        expect(response.headers.get('allow')).toBe('GET, HEAD');
+        expect(await response.text()).toBe(
+          `Method ${method} is not allowed here; the docs host answers GET, HEAD.\n`,
+        );
+      }
+    }
+  });
+
+  it('changed no stored data', () => {
+    expect(databaseChecksum(server.dbPath)).toBe(before);
+  });
+});

@@ -8,6 +8,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import { answerConnect } from '../http/connect.js';
 import { requestIdOf } from '../http/request-id.js';
 import { OperationError } from '../operations/errors.js';
 import { StoreConflictError, StoreUnavailableError } from '../store/types.js';
@@ -227,6 +228,36 @@ export async function createAdminApp(
   }
 
   app.setNotFoundHandler(async (request, reply) => notFound(request, reply));
+
+  // CONNECT never reaches Fastify (http/connect.ts): the token first, as for any request, then
+  // a 405 naming the methods the admin API has.
+  answerConnect(app.server, (request) => {
+    const requestId = requestIdOf(request);
+    let error: AdminError;
+    try {
+      checkToken(request.headers.authorization);
+      const allow = [...new Set(routes.flatMap((route) => [...route.methods]))].sort().join(', ');
+      error = new AdminError(
+        'METHOD_NOT_ALLOWED',
+        `CONNECT is not allowed: the admin API is not a proxy; use ${allow} on its endpoints under ${ADMIN_PREFIX}/.`,
+        { headers: { allow } },
+      );
+    } catch (refused) {
+      error = refused as AdminError;
+    }
+    app.log.info({ method: 'CONNECT', route: null, status: error.status, requestId }, 'request');
+    return {
+      status: error.status,
+      headers: [
+        ...Object.entries(error.headers),
+        ...(error.status === 401 ? [['www-authenticate', ADMIN_WWW_AUTHENTICATE] as const] : []),
+        ['x-request-id', requestId],
+        ...SECURITY_HEADERS,
+        ['content-type', 'application/json; charset=utf-8'],
+      ],
+      body: JSON.stringify(adminErrorBody(error, requestId, services.publicDocsUrl)),
+    };
+  });
 
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof AdminError) return send(request, reply, error);

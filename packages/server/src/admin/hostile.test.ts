@@ -1,3 +1,4 @@
+import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ERROR_CODES, ADMIN_ERROR_STATUS, type AdminErrorCode } from './errors.js';
@@ -236,5 +237,69 @@ describe('names the admin host echoes in errors', () => {
       new RegExp(`^unknown field "${cut}" \\(5001 characters\\); allowed: `),
     );
     expect(await t.server.store.findOrganization('n-long')).toBeNull();
+  });
+});
+
+/** One request written to a socket as given; resolves with the whole answer once it closes. */
+function rawExchange(url: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(text));
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+  });
+}
+
+describe('request ids and CONNECT on the admin host', () => {
+  it('replaces a key-shaped x-request-id, and never logs or echoes it', async () => {
+    const key = (
+      await t.server.createKey({ organizationId: (await t.server.createOrganization()).id })
+    ).key;
+    const answer = await t.admin('GET', '/admin/v1/organizations', {
+      headers: { 'x-request-id': key },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const refused = await t.admin('GET', '/admin/v1/nowhere', {
+      headers: { 'x-request-id': `req:${key}` },
+    });
+    expect(refused.body.error.requestId).toBe(refused.headers.get('x-request-id'));
+    expect(refused.text).not.toContain(key.slice(0, 16));
+    expect(JSON.stringify(t.server.logs)).not.toContain(key.slice(0, 16));
+  });
+
+  it('answers CONNECT with 401 without the token, and a JSON 405 with Allow with it', async () => {
+    const request = (auth: string) =>
+      rawExchange(
+        t.adminUrl,
+        `CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nx-request-id: admin-connect${auth === '' ? '' : '-2'}\r\n${auth}\r\n`,
+      );
+    const without = await request('');
+    expect(without.split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
+    expect(without).toContain('\r\nwww-authenticate: Bearer realm="stockroom-admin"\r\n');
+    expect(JSON.parse(without.split('\r\n\r\n')[1] as string).error.code).toBe(
+      'ADMIN_UNAUTHORIZED',
+    );
+    const withToken = await request(`Authorization: Bearer ${ADMIN_TOKEN}\r\n`);
+    const [head = '', body = ''] = withToken.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(head).toContain('\r\nallow: DELETE, GET, HEAD, PATCH, POST\r\n');
+    expect(head).toContain('\r\ncache-control: no-store\r\n');
+    expect(JSON.parse(body).error).toMatchObject({
+      code: 'METHOD_NOT_ALLOWED',
+      status: 405,
+      requestId: 'admin-connect-2',
+      message:
+        'CONNECT is not allowed: the admin API is not a proxy; use DELETE, GET, HEAD, PATCH, POST on its endpoints under /admin/v1/.',
+    });
+    expect(withToken).not.toContain(ADMIN_TOKEN);
+    expect(t.server.logs.filter((line) => line.requestId === 'admin-connect-2')).toMatchObject([
+      { msg: 'request', method: 'CONNECT', status: 405 },
+    ]);
   });
 });

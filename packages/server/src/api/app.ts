@@ -12,6 +12,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import { answerConnect } from '../http/connect.js';
 import { requestIdOf } from '../http/request-id.js';
 import { maskKeys } from '../keys/format.js';
 import { RateLimiterUnavailableError } from '../keys/rate-limit.js';
@@ -243,6 +244,31 @@ export async function createApiApp(
     ];
     socket.end(`${headers.join('\r\n')}\r\n\r\n${head ? '' : body}`);
   }
+
+  // CONNECT never reaches Fastify (http/connect.ts): a 405 like any other refused method.
+  answerConnect(app.server, (request) => {
+    const requestId = requestIdOf(request);
+    const error = new ApiError(
+      'METHOD_NOT_ALLOWED',
+      'CONNECT is not allowed: the API is not a proxy. It is read-only: use GET or HEAD on its endpoints under /api/v1/.',
+    );
+    app.log.info({ method: 'CONNECT', route: null, status: error.status, requestId }, 'request');
+    services.metrics.request('unmatched', error.status, 0);
+    return {
+      status: error.status,
+      headers: [
+        ['allow', ALLOW],
+        ['x-request-id', requestId],
+        ...SECURITY_HEADERS,
+        ...(services.config.corsOrigins === '*'
+          ? [['access-control-allow-origin', '*'] as const]
+          : []),
+        ['access-control-expose-headers', EXPOSED_HEADERS.join(', ')],
+        ['content-type', 'application/json; charset=utf-8'],
+      ],
+      body: JSON.stringify(errorBody(error, requestId, services.publicDocsUrl)),
+    };
+  });
 
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'querystring'

@@ -36,8 +36,14 @@ const RANK = { unknown: 0, repeated: 1, missing: 2, invalid: 3 };
  * while naming the value.
  */
 export function quote(value: string): string {
-  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-  return JSON.stringify(maskKeys(shown));
+  return JSON.stringify(shown(value));
+}
+
+/** The same, unquoted: what `param` names when the parameter is one the client made up. */
+export function shown(value: string): string {
+  // Masked first, so a key is shown as its display prefix rather than cut mid-way.
+  const masked = maskKeys(value);
+  return masked.length > 40 ? `${masked.slice(0, 40)}…` : masked;
 }
 
 /**
@@ -70,7 +76,8 @@ export function compileQueryValidator(schema: TSchema) {
         problems.push({
           rank: RANK.unknown,
           code: 'UNKNOWN_PARAMETER',
-          param: name,
+          // Cut and masked as in the message: a key sent as a parameter name is never echoed.
+          param: shown(name),
           message: `Unknown query parameter ${quote(name)}; this endpoint accepts: ${allowedList}.`,
         });
       } else if (Array.isArray(value)) {

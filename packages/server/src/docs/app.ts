@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
+import { answerConnect } from '../http/connect.js';
 import {
   type ContentEncoding,
   chooseEncoding,
@@ -280,9 +281,39 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
     },
   });
 
-  app.addHook('onRequest', (_request, reply, done) => {
+  const methodNotAllowed = (request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('allow', ALLOW)
+      .type('text/plain; charset=utf-8')
+      .send(`Method ${request.method} is not allowed here; the docs host answers ${ALLOW}.\n`);
+
+  app.addHook('onRequest', (request, reply, done) => {
     commonHeaders(reply);
+    // Refused before any body is read: a POST of malformed or oversized JSON is a 405 here, not
+    // a 400 or 413 about a body no route would read. (Replying ends the request: no done().)
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      methodNotAllowed(request, reply);
+      return;
+    }
     done();
+  });
+
+  // CONNECT never reaches Fastify (http/connect.ts): the same 405 as any other refused method.
+  answerConnect(app.server, () => {
+    app.log.info({ method: 'CONNECT', route: null, status: 405 }, 'request');
+    return {
+      status: 405,
+      headers: [
+        ['allow', ALLOW],
+        ['x-content-type-options', 'nosniff'],
+        ['content-security-policy', OTHER_CSP],
+        ['referrer-policy', 'strict-origin-when-cross-origin'],
+        ['access-control-allow-origin', '*'],
+        ['content-type', 'text/plain; charset=utf-8'],
+      ],
+      body: `Method CONNECT is not allowed here; the docs host answers ${ALLOW}.\n`,
+    };
   });
 
   app.addHook('onResponse', (request, reply, done) => {
@@ -350,11 +381,7 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
 
   app.setNotFoundHandler((request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply
-        .code(405)
-        .header('allow', ALLOW)
-        .type('text/plain; charset=utf-8')
-        .send(`Method ${request.method} is not allowed here; the docs host answers ${ALLOW}.\n`);
+      return methodNotAllowed(request, reply);
     }
     return notFound(request, reply, localeOf(request.url));
   });

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { looksLikeKey } from '../keys/format.js';
 
 /** What an incoming `x-request-id` may be to be kept: short, and safe in a log line. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Fastify's `genReqId` for the API and admin hosts: the caller's `x-request-id` when it is a
- * well-formed one (so one id follows a request through a proxy), else a new UUID.
+ * Fastify's `genReqId` for every host: the caller's `x-request-id` when it is a well-formed
+ * one (1 to 128 of A-Z a-z 0-9 . _ : -, so one id follows a request through a proxy) and does
+ * not hold anything shaped like an API key (a key pasted into the wrong header must not reach
+ * the logs or come back), else a new UUID.
  */
 export function requestIdOf(request: IncomingMessage): string {
   const incoming = request.headers['x-request-id'];
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) && !looksLikeKey(incoming)
+    ? incoming
+    : randomUUID();
 }

@@ -68,3 +68,13 @@ const KEY_LIKE = /(sr_(?:org|usr)_[0-9A-Za-z]{4})[0-9A-Za-z]+/gi;
 export function maskKeys(text: string): string {
   return text.includes('_') ? text.replace(KEY_LIKE, '$1…') : text;
 }
+
+const KEY_PREFIX = /sr_(?:org|usr)_/i;
+
+/**
+ * Whether text holds anything that starts like an API key (`sr_org_`, `sr_usr_`, any case):
+ * such text is never kept where it would be logged or sent back (a request id).
+ */
+export function looksLikeKey(text: string): boolean {
+  return KEY_PREFIX.test(text);
+}
