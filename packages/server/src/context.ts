@@ -25,6 +25,8 @@ export interface Services {
    * Sends webhook deliveries (started once the schema is migrated); null with WEBHOOKS=off.
    */
   webhooks: WebhookDispatcher | null;
+  /** Drops expired sync tombstones (started once the schema is migrated, like webhooks). */
+  tombstones: TombstonePurger;
   /** Prometheus metrics when METRICS_PORT is set; NO_METRICS otherwise. */
   metrics: Metrics;
   /** Resolved public docs URL (used in error `docUrl`s). */
@@ -90,6 +92,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     usage,
     authFailures: limit ? new AuthFailureThrottle(limit.max, limit.windowSeconds) : null,
     webhooks,
+    tombstones: purger,
     metrics,
     publicDocsUrl: options.publicDocsUrl,
     publicApiUrl: options.publicApiUrl,

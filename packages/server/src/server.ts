@@ -154,6 +154,8 @@ async function startOnce(
   try {
     await services.store.migrate();
     services.webhooks?.start();
+    // After the migration: on a fresh database its table does not exist before.
+    services.tombstones.start();
     seeded.demo ??= (await shouldSeed(config, services, options.demo ?? false))
       ? await seedDemo(services.store)
       : null;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../store/types.js';
 import { engineAvailability, type TestStore } from '../testing/engines.js';
+import { startTestServer } from '../testing/harness.js';
 import { PURGE_SLACK_MS, TombstonePurger } from './tombstones.js';
 
 const LEGS = await engineAvailability('tombstone purger');
@@ -51,6 +52,7 @@ for (const { engine, skip } of LEGS) {
     it('reports a failed purge and keeps running', async () => {
       const broken = { purgeTombstones: () => Promise.reject(new Error('database down')) };
       const failing = new TombstonePurger(broken as unknown as Store, DAY, (e) => errors.push(e));
+      failing.start();
       expect(await failing.purge()).toBe(0);
       await failing.close();
       // The purge at start and the one asked for.
@@ -58,3 +60,19 @@ for (const { engine, skip } of LEGS) {
     });
   });
 }
+
+describe('the first start of a fresh SQLite database', () => {
+  it('logs no warning and no error: the purge waits for the migration', async () => {
+    const server = await startTestServer({ engine: 'sqlite', captureLogs: true });
+    try {
+      // Queued behind the purge the start ran: once this one is done, that one is too.
+      expect(await server.server.services.tombstones.purge()).toBe(0);
+      expect((await server.request('/api/v1/health')).status).toBe(200);
+      const loud = server.logs.filter((line) => (line.level as number) >= 40);
+      expect(loud).toEqual([]);
+      expect(server.logs.length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -12,21 +12,26 @@ export const PURGE_SLACK_MS = 60 * 60_000;
 
 /**
  * Drops the tombstones of deleted items once no valid sync point can need them (the retention
- * period, SYNC_RETENTION), at start and then hourly. Every process of a deployment may run one:
- * the purge is idempotent.
+ * period, SYNC_RETENTION), once started (after the schema is migrated: on a fresh database the
+ * table does not exist before) and then hourly. Every process of a deployment may run one: the
+ * purge is idempotent.
  */
 export class TombstonePurger {
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
     private readonly retentionMs: number,
     private readonly onError: (error: unknown) => void,
-    intervalMs = PURGE_INTERVAL_MS,
-  ) {
+    private readonly intervalMs = PURGE_INTERVAL_MS,
+  ) {}
+
+  /** One purge now, then one every interval. A second call does nothing. */
+  start(): void {
+    if (this.timer) return;
     this.purge();
-    this.timer = setInterval(() => this.purge(), intervalMs);
+    this.timer = setInterval(() => this.purge(), this.intervalMs);
     // A pending purge never keeps the process alive.
     this.timer.unref();
   }
@@ -46,7 +51,8 @@ export class TombstonePurger {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     await this.running;
   }
 }
