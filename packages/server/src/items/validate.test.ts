@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportField } from './fields.js';
-import { checkRecord } from './validate.js';
+import { checkRecord, nestingDepth } from './validate.js';
 
 function csv(header: Array<ImportField | null>, cells: string[]) {
   return checkRecord({ line: 2, kind: 'csv', columns: header, cells });
@@ -188,5 +188,16 @@ describe('checkRecord (JSON)', () => {
       reason: `unknown fields "colour", "size"; ${allowed}; name must be a string, got a number`,
       sku: 'T-1',
     });
+  });
+});
+
+describe('nestingDepth', () => {
+  it('counts objects and arrays, without recursion, and stops past the limit', () => {
+    expect(nestingDepth(1, 32)).toBe(0);
+    expect(nestingDepth({}, 32)).toBe(1);
+    expect(nestingDepth({ a: [1, { b: [] }], c: {} }, 32)).toBe(4);
+    const deep = JSON.parse(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`);
+    expect(nestingDepth(deep, 32)).toBe(33);
+    expect(nestingDepth(deep, 2_000_000)).toBe(1_000_000);
   });
 });
