@@ -82,7 +82,7 @@ export class FallbackRateLimiter extends EventEmitter implements RateLimiter {
   ): Promise<RateLimitResult> {
     // A closed connection is known without asking (ioredis would refuse the command anyway).
     if (!this.down && !this.redis.connected) {
-      this.markDown(new Error(`Redis connection is ${this.redis.client.status}`));
+      this.markDown(this.redis.notConnected());
     }
     if (!this.down) {
       try {
@@ -105,7 +105,7 @@ export class FallbackRateLimiter extends EventEmitter implements RateLimiter {
   async health(): Promise<Record<string, 'ok' | 'down'>> {
     this.started = true;
     if (!this.down && !this.redis.connected) {
-      this.markDown(new Error(`Redis connection is ${this.redis.client.status}`));
+      this.markDown(this.redis.notConnected());
     }
     if (!this.down && Date.now() - this.checkedAt >= this.healthTtlMs) await this.probe();
     return { redis: this.down ? 'down' : 'ok' };

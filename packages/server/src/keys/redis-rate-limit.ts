@@ -85,6 +85,7 @@ export class RedisRateLimiter implements RateLimiter {
   readonly client: Redis;
   private readonly prefix: string;
   private readonly deadlineMs: number;
+  private lastError: Error | null = null;
 
   constructor(url: string, options: RedisRateLimiterOptions = {}) {
     this.prefix = options.prefix ?? 'stockroom:rl:';
@@ -106,9 +107,14 @@ export class RedisRateLimiter implements RateLimiter {
       lazyConnect: true,
     });
     this.client.defineCommand('stockroomRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-    // Connection errors are reported through hit() and ping(); without a listener ioredis
-    // would print each one.
-    this.client.on('error', () => {});
+    // Connection errors are reported through hit(), ping() and notConnected(); without a
+    // listener ioredis would print each one.
+    this.client.on('error', (error: Error) => {
+      this.lastError = error;
+    });
+    this.client.on('ready', () => {
+      this.lastError = null;
+    });
   }
 
   /**
@@ -140,6 +146,12 @@ export class RedisRateLimiter implements RateLimiter {
     counting.catch(() => {});
     const count = await withDeadline(counting, this.deadlineMs, 'a rate-limit hit');
     return resultFor(policy, count, nowMs);
+  }
+
+  /** Why there is no connection right now, for the log line: the status and last error. */
+  notConnected(): Error {
+    const cause = this.lastError ? `: ${this.lastError.message}` : '';
+    return new Error(`Redis is not connected (${this.client.status})${cause}`);
   }
 
   /** Whether the connection is up right now (no round trip). */
