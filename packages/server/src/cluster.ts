@@ -13,7 +13,8 @@ import { openStore } from './store/open.js';
 /**
  * `serve --workers N|auto`: N API processes through node:cluster, sharing the ports. Every
  * process is stateless: state lives in the database (quotas, keys) and in Redis, the database
- * or, on SQLite without Redis, the primary (rate limits), so a request may land on any of them.
+ * or, on SQLite without Redis (or while it is down), the primary (rate limits), so a request
+ * may land on any of them.
  * On SQLite the workers share the one database file (WAL: one writer at a time, which the
  * atomic quota UPDATE needs anyway); the primary holds the serve lock (serve-lock.ts).
  */
@@ -94,8 +95,9 @@ export interface PrimaryOptions {
  * The primary: migrates once, forks the workers, replaces a worker that dies, and on
  * SIGTERM/SIGINT asks every worker to drain (finish in-flight requests) and exits when all
  * have. A worker that fails before the first start completed aborts the start: that is a
- * configuration problem, not a crash to retry. On SQLite without Redis it also counts the
- * workers' rate limits (ipc-rate-limit.ts); the counters outlive any one worker.
+ * configuration problem, not a crash to retry. On SQLite it also counts the workers' rate
+ * limits (ipc-rate-limit.ts) without Redis and while Redis is down; the counters outlive any
+ * one worker.
  */
 export async function runPrimary(
   config: Config,
@@ -122,7 +124,8 @@ export async function runPrimary(
   } finally {
     await store.close();
   }
-  const rateLimits = store.engine === 'sqlite' && !config.redisUrl ? new MemoryRateLimiter() : null;
+  // On SQLite the workers count here without Redis, and while it is down (their fallback).
+  const rateLimits = store.engine === 'sqlite' ? new MemoryRateLimiter() : null;
   const apiPort = config.port === 0 ? await freePort(config.host) : config.port;
   const docsPort = config.docsPort === 0 ? await freePort(config.host) : config.docsPort;
   // The admin port only when the admin API is on: otherwise it is never opened.

@@ -14,30 +14,40 @@ const PROBE_INTERVAL_MS = 1000;
 
 export interface FallbackOptions {
   probeIntervalMs?: number;
+  /** How long a successful check of Redis stands for health while it is up (ms). */
+  healthTtlMs?: number;
 }
 
 /**
  * Redis first; while Redis cannot be reached, the fallback (the database limiter on
- * PostgreSQL, in-process on SQLite) so requests keep being limited rather than failing. The
- * switch is logged once each way, and health reports `redis: "down"` meanwhile. Exactness
- * across processes holds within each limiter: the window during which Redis went away is
- * counted afresh by the fallback.
+ * PostgreSQL; on SQLite the process's own counters or, in a worker of `serve --workers N`, the
+ * cluster primary's) so requests keep being limited rather than failing. The fallback is exact
+ * across the processes of one server (across all servers on PostgreSQL); the window during
+ * which a switch happens is counted afresh by the limiter switched to.
  *
- * Once Redis is marked down, requests do not try it any more: a hung Redis (connected,
- * silent) would add its command timeout to every request, and each timed-out INCR may still
- * be applied when Redis wakes up (counted twice, once there and once by the fallback).
- * Instead one PING at a time probes it in the background, every `probeIntervalMs` and at
- * once when the connection comes back, and the first that succeeds switches back.
+ * A circuit breaker: once Redis is marked down, requests do not try it any more. A hung Redis
+ * (connected, silent) would add the deadline to every request, and each timed-out INCR may
+ * still be applied when Redis wakes up (counted twice, once there and once by the fallback).
+ * Instead one PING at a time probes it in the background, every `probeIntervalMs` and at once
+ * when the connection comes back, and the first that succeeds switches back. No request ever
+ * waits for Redis longer than the Redis limiter's deadline (REDIS_DEADLINE_MS).
  *
- * Emits `down` and `up` on each switch (tests wait for them).
+ * The switch is logged once each way (per process), and health reports `redis: "down"`
+ * meanwhile. Emits `down` and `up` on each switch (tests wait for them).
  */
 export class FallbackRateLimiter extends EventEmitter implements RateLimiter {
   private down = false;
+  private downSince = 0;
+  /** Requests answered by the fallback since Redis was marked down. */
+  private fallbackHits = 0;
   private checkedAt = 0;
   private probing: Promise<void> | null = null;
   private probeTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly probeIntervalMs: number;
+  private readonly healthTtlMs: number;
+  /** Set by the first health check: connection events before it are the start's own. */
+  private started = false;
 
   constructor(
     /** Public so a test can wait for its connection events. */
@@ -48,10 +58,20 @@ export class FallbackRateLimiter extends EventEmitter implements RateLimiter {
   ) {
     super();
     this.probeIntervalMs = options.probeIntervalMs ?? PROBE_INTERVAL_MS;
+    this.healthTtlMs = options.healthTtlMs ?? HEALTH_TTL_MS;
     // A reconnected client is worth asking at once rather than at the next tick.
     redis.client.on('ready', () => {
       if (this.down) void this.probe();
     });
+    // A lost connection is logged when it happens, not at the next request.
+    redis.client.on('close', () => {
+      if (this.started) this.markDown(new Error('the connection to Redis closed'));
+    });
+  }
+
+  /** Whether requests are counted by the fallback right now. */
+  get isDown(): boolean {
+    return this.down;
   }
 
   async hit(
@@ -60,28 +80,34 @@ export class FallbackRateLimiter extends EventEmitter implements RateLimiter {
     policy: RateLimitPolicy,
     nowMs = Date.now(),
   ): Promise<RateLimitResult> {
-    if (this.down) return this.fallback.hit(organizationId, keyId, policy, nowMs);
     // A closed connection is known without asking (ioredis would refuse the command anyway).
-    if (!this.redis.connected) {
-      this.markDown(new Error(`Redis connection is ${this.redis.client.status}`));
-      return this.fallback.hit(organizationId, keyId, policy, nowMs);
+    if (!this.down && !this.redis.connected) {
+      this.markDown(this.redis.notConnected());
     }
-    try {
-      return await this.redis.hit(organizationId, keyId, policy, nowMs);
-    } catch (error) {
-      this.markDown(error);
-      return this.fallback.hit(organizationId, keyId, policy, nowMs);
+    if (!this.down) {
+      try {
+        const result = await this.redis.hit(organizationId, keyId, policy, nowMs);
+        this.checkedAt = Date.now();
+        return result;
+      } catch (error) {
+        this.markDown(error);
+      }
     }
+    this.fallbackHits += 1;
+    return this.fallback.hit(organizationId, keyId, policy, nowMs);
   }
 
-  /** The `checks` entry of health; Redis is asked at most once a second while it is up. */
+  /**
+   * The `checks` entry of health and readiness, within Redis's deadline: while Redis is marked
+   * down this answers at once (the background probe notices its return); while it is up, it is
+   * asked at most once a second (a hung connection is only found out by asking).
+   */
   async health(): Promise<Record<string, 'ok' | 'down'>> {
-    if (!this.redis.connected) {
-      this.markDown(new Error(`Redis connection is ${this.redis.client.status}`));
-      return { redis: 'down' };
+    this.started = true;
+    if (!this.down && !this.redis.connected) {
+      this.markDown(this.redis.notConnected());
     }
-    // A hung connection is only found out by asking.
-    if (this.down || Date.now() - this.checkedAt >= HEALTH_TTL_MS) await this.probe();
+    if (!this.down && Date.now() - this.checkedAt >= this.healthTtlMs) await this.probe();
     return { redis: this.down ? 'down' : 'ok' };
   }
 
@@ -104,6 +130,8 @@ export class FallbackRateLimiter extends EventEmitter implements RateLimiter {
   private markDown(error: unknown): void {
     if (this.down || this.closed) return;
     this.down = true;
+    this.downSince = Date.now();
+    this.fallbackHits = 0;
     this.probeTimer = setInterval(() => void this.probe(), this.probeIntervalMs);
     // The probe never keeps a process alive that has nothing else to do.
     this.probeTimer.unref();
@@ -119,7 +147,10 @@ export class FallbackRateLimiter extends EventEmitter implements RateLimiter {
     this.down = false;
     if (this.probeTimer) clearInterval(this.probeTimer);
     this.probeTimer = null;
-    this.log.info({}, 'Redis is reachable again: rate limits are shared through it');
+    this.log.info(
+      { downMs: Date.now() - this.downSince, fallbackRequests: this.fallbackHits },
+      'Redis is reachable again: rate limits are shared through it',
+    );
     this.emit('up');
   }
 

@@ -6,9 +6,9 @@ import {
 } from './rate-limit.js';
 
 /**
- * Rate limits of `serve --workers N` on SQLite without Redis: the embedded engine has no
- * shared counter store, so the workers ask the cluster primary, which keeps the fixed-window
- * counters of MemoryRateLimiter for all of them. Exact, because one process counts. One
+ * Rate limits of `serve --workers N` on SQLite without Redis, or while Redis is down: the
+ * embedded engine has no shared counter store, so the workers ask the cluster primary, which
+ * keeps the fixed-window counters of MemoryRateLimiter for all of them. Exact, because one process counts. One
  * request/response over the cluster's IPC channel per rate-limited request, matched by a
  * correlation id. When the primary cannot be asked or does not answer in time, the request
  * fails closed (503 SERVICE_UNAVAILABLE) rather than being admitted unlimited.

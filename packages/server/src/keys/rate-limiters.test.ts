@@ -18,7 +18,7 @@ import {
 import { DatabaseRateLimiter } from './db-rate-limit.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
 import { createRateLimiter } from './rate-limiters.js';
-import { RedisRateLimiter } from './redis-rate-limit.js';
+import { RedisRateLimiter, reconnectDelay } from './redis-rate-limit.js';
 
 /** The organization of the keys counted here (counters are keyed by it first). */
 const ORG = newId();
@@ -235,3 +235,13 @@ describe.skipIf(announceSkip('Redis limiter expiry', await redisUnavailable()))(
     });
   },
 );
+
+describe('reconnecting to Redis', () => {
+  it('retries quickly at first, then about once a second per process, never in a tight loop', () => {
+    for (let attempt = 1; attempt < 1000; attempt++) {
+      const delay = reconnectDelay(attempt);
+      expect(delay).toBeGreaterThanOrEqual(Math.min(attempt * 100, 1000));
+      expect(delay).toBeLessThan(1100);
+    }
+  });
+});

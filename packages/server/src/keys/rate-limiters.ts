@@ -8,17 +8,18 @@ import { RedisRateLimiter } from './redis-rate-limit.js';
 
 export interface RateLimiterOptions {
   /**
-   * Set in a worker of `serve --workers N`: the cluster primary's channel. On SQLite without
-   * Redis the workers count through the primary (ipc-rate-limit.ts).
+   * Set in a worker of `serve --workers N`: the cluster primary's channel. On SQLite the
+   * workers count through the primary (ipc-rate-limit.ts) without Redis and while it is down.
    */
   primary?: IpcEndpoint;
 }
 
 /**
- * The limiter a process uses: with REDIS_URL, Redis (exact across processes) falling back to
- * the exact local one; without it, the database's counters on PostgreSQL (exact across
- * processes), on SQLite in-process counters (one process serves the file: serve takes a lock
- * on it) or, in a worker of a cluster, the primary's counters.
+ * The limiter a process uses: with REDIS_URL, Redis (exact across processes) falling back,
+ * while Redis is down or hung, to the local one below; without it, the local one: the
+ * database's counters on PostgreSQL (exact across processes), on SQLite in-process counters
+ * (one process serves the file: serve takes a lock on it) or, in a worker of a cluster, the
+ * primary's counters (which the primary keeps on SQLite whether or not REDIS_URL is set).
  */
 export async function createRateLimiter(
   config: Config,
@@ -30,8 +31,10 @@ export async function createRateLimiter(
   if (!config.redisUrl) return local;
   const redis = new RedisRateLimiter(config.redisUrl, { prefix: `${config.redisPrefix}rl:` });
   const limiter = new FallbackRateLimiter(redis, local, log);
-  // Redis is optional: a server starts without it (degraded) and picks it up when it comes.
-  await redis.connect().catch(() => {});
+  // Redis is optional: a server starts without it (degraded: logged once) and picks it up when
+  // it comes. The start waits for it at most a second (a hung Redis accepts connections and
+  // never answers).
+  await redis.connect(1000).catch(() => {});
   await limiter.health();
   return limiter;
 }
