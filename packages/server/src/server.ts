@@ -230,15 +230,15 @@ async function startOnce(
       ? await seedDemo(services.store)
       : null;
     const demo = seeded.demo;
-    // close() closes the connections idle at that moment. One serving a request in flight
-    // would stay open after its response (keep-alive) and hold close() up for the keep-alive
-    // timeout (72 s): such responses ask the client to hang up, as Fastify does for requests
-    // that arrive while it closes. (Added to each app before it is ready.)
-    let draining = false;
+    // Once draining, every answer asks the client to hang up (as Fastify does for requests
+    // that arrive while it closes): a keep-alive connection then ends after its next answer
+    // instead of holding the drain up for the keep-alive timeout (72 s). (Added to each app
+    // before it is ready.) Each host's connections and requests are tracked for the drain.
     const hosts: Array<{ traffic: HostTraffic; server: http.Server }> = [];
     const serving = (app: FastifyInstance, host: string): FastifyInstance => {
       app.addHook('onSend', async (_request, reply) => {
-        if (draining) reply.header('connection', 'close');
+        // From the signal on (services.draining), before the listeners close.
+        if (services.draining) reply.header('connection', 'close');
       });
       apps.push(app);
       hosts.push({ traffic: trackTraffic(host, app.server), server: app.server });
@@ -306,7 +306,6 @@ async function startOnce(
       admin,
       close({ idleCloseMs = 0 } = {}) {
         closing ??= (async () => {
-          draining = true;
           services.draining = true;
           // Stop accepting first, keeping the open connections (an HTTP server's own close()
           // would also close the idle ones at once); in a cluster worker this takes the worker
