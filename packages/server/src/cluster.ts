@@ -376,13 +376,13 @@ export async function runPrimary(
       workers: live().length,
       durationMs: Date.now() - begun,
     };
-    if (failed) {
+    if (stopping) {
+      logger.warn(summary, 'rolling restart interrupted by shutdown');
+    } else if (failed) {
       logger.error(
         summary,
         'rolling restart aborted: a new worker failed to start; the remaining old workers keep serving (fix the build and send SIGHUP again)',
       );
-    } else if (stopping) {
-      logger.warn(summary, 'rolling restart interrupted by shutdown');
     } else {
       logger.info(summary, `rolling restart done: replaced ${replaced} workers`);
     }

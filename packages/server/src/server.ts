@@ -471,7 +471,7 @@ export async function serve(
  * listeners: long enough for a keep-alive client's next request to arrive (and be answered,
  * with `Connection: close`), short enough not to hold the drain.
  */
-export const IDLE_CLOSE_MS = 250;
+export const IDLE_CLOSE_MS = 1000;
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
