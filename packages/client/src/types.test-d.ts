@@ -242,6 +242,9 @@ expectTypeOf<keyof paths>().toEqualTypeOf<
   | '/api/v1/organization'
   | '/api/v1/inventory/items'
   | '/api/v1/inventory/item'
+  // The probes are for load balancers and supervisors: the client has no method for them.
+  | '/livez'
+  | '/readyz'
 >();
 
 // Webhooks: verifyWebhook resolves to the typed delivery; events narrow on `type`.

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { once } from 'node:events';
 import net from 'node:net';
 import os from 'node:os';
 import type pino from 'pino';
@@ -26,6 +27,8 @@ export function resolveWorkers(config: Config): number {
 
 const PORTS_ENV = 'STOCKROOM_CLUSTER_PORTS';
 const READY = 'stockroom:ready';
+/** Primary → worker: drain and exit, as on SIGTERM but without SHUTDOWN_DELAY (a reload). */
+const DRAIN = 'stockroom:drain';
 
 interface ReadyMessage {
   type: typeof READY;
@@ -64,6 +67,13 @@ export function reportReady(urls: {
   } satisfies ReadyMessage);
 }
 
+/** In a worker: runs `drain` when the primary asks this worker to drain (a rolling restart). */
+export function onDrainRequest(drain: () => void): void {
+  process.on('message', (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type === DRAIN) drain();
+  });
+}
+
 async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
@@ -77,6 +87,10 @@ async function freePort(host: string): Promise<number> {
 
 /** A replacement that cannot start is retried later and later, never in a tight loop. */
 const MAX_RESTART_DELAY_MS = 30_000;
+/** How long a rolling restart waits for a new worker to report ready before giving up. */
+export const RELOAD_START_TIMEOUT_MS = 60_000;
+/** Past SHUTDOWN_TIMEOUT, how long the primary waits for a worker before killing it. */
+const KILL_GRACE_MS = 5000;
 
 export interface PrimaryOptions {
   /** Seed the demo organization into an empty embedded database (as a single server does). */
@@ -164,16 +178,30 @@ export async function runPrimary(
   let stopping = false;
   let exitCode = 0;
   let failedStarts = 0;
+  // Rolling restarts (SIGHUP): each signal starts a new generation, and a restart runs until
+  // no ready worker of an older generation is left, so a signal during one is coalesced into
+  // it (the workers it already replaced are replaced again only if they predate the signal).
+  let generation = 0;
+  const generationOf = new Map<number, number>();
+  /** Forked by a rolling restart and not ready yet: its failure is the restart's to handle. */
+  const starting = new Set<number>();
+  /** Old workers a rolling restart is draining: their exit is expected. */
+  const retiring = new Set<number>();
+  let reloading: Promise<void> | null = null;
+  const stopped = { drained: 0, cut: 0 };
 
   const fork = (): Worker => {
     const worker = cluster.fork(env);
+    generationOf.set(worker.id, generation);
     if (rateLimits) answerRateLimits(worker, rateLimits);
     metrics?.attach(worker);
     worker.on('message', (message: unknown) => {
       if (!isReady(message)) return;
       ready.add(worker.id);
       failedStarts = 0;
-      if (started) {
+      if (starting.delete(worker.id)) {
+        logger.info({ workerPid: worker.process.pid }, 'new worker ready');
+      } else if (started) {
         logger.info({ workerPid: worker.process.pid }, 'replacement worker ready');
       } else if (ready.size === count) {
         started = true;
@@ -191,22 +219,59 @@ export async function runPrimary(
     return worker;
   };
 
+  const live = (): Worker[] =>
+    Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+
+  const finish = () => {
+    logger.info(
+      { drained: stopped.drained, cut: stopped.cut, exitCode },
+      stopped.cut > 0
+        ? 'stopped: some workers were cut at the shutdown deadline'
+        : 'stopped: every worker drained',
+    );
+    process.exit(exitCode);
+  };
+
   const stop = (signal: string, code: number) => {
     if (stopping) return;
     stopping = true;
     exitCode = code;
-    logger.info({ signal }, 'shutting down: workers finish their in-flight requests');
-    const workers = Object.values(cluster.workers ?? {});
-    if (workers.length === 0) process.exit(exitCode);
-    for (const worker of workers) worker?.process.kill('SIGTERM');
+    logger.info(
+      { signal, shutdownTimeoutMs: config.shutdownTimeoutMs },
+      'shutting down: workers finish their in-flight requests',
+    );
+    const workers = live();
+    if (workers.length === 0) finish();
+    // Each worker drains under SHUTDOWN_TIMEOUT itself (exiting 1 when it cut requests); one
+    // that is still there a little later is killed.
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    setTimeout(() => {
+      const left = live();
+      logger.error(
+        { workers: left.map((worker) => worker.process.pid) },
+        'workers still running past SHUTDOWN_TIMEOUT: killing them',
+      );
+      for (const worker of left) worker.process.kill('SIGKILL');
+      exitCode = 1;
+    }, config.shutdownTimeoutMs + KILL_GRACE_MS);
   };
 
   cluster.on('exit', (worker, code, signal) => {
     const wasReady = ready.delete(worker.id);
+    const wasStarting = starting.delete(worker.id);
+    const wasRetiring = retiring.delete(worker.id);
+    generationOf.delete(worker.id);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+      // A worker that was serving and did not exit 0 was cut (or failed) in its drain.
+      if (wasReady && code !== 0) {
+        stopped.cut += 1;
+        exitCode = 1;
+      } else if (wasReady) stopped.drained += 1;
+      if (live().length === 0) finish();
       return;
     }
+    // The rolling restart waits for these itself.
+    if (wasStarting || wasRetiring) return;
     if (!started) {
       logger.error({ workerPid: worker.process.pid, code, signal }, 'a worker failed to start');
       stop('startup failure', 1);
@@ -231,9 +296,128 @@ export async function runPrimary(
     }, delay);
   });
 
+  /** Resolves true once the worker reports ready, false if it exits or takes too long first. */
+  const readyOrFailed = (worker: Worker): Promise<boolean> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        logger.error(
+          { workerPid: worker.process.pid, timeoutMs: RELOAD_START_TIMEOUT_MS },
+          'new worker did not report ready in time: stopping it',
+        );
+        worker.process.kill('SIGKILL');
+        resolve(false);
+      }, RELOAD_START_TIMEOUT_MS);
+      const onMessage = (message: unknown) => {
+        if (!isReady(message)) return;
+        done(true);
+      };
+      const onExit = () => done(false);
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        resolve(ok);
+      };
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
+    });
+
+  /** Drains one old worker (no SHUTDOWN_DELAY: the others keep the port) and waits for it. */
+  const retire = async (worker: Worker): Promise<number | null> => {
+    retiring.add(worker.id);
+    const exited = once(worker, 'exit') as Promise<[number | null, string | null]>;
+    try {
+      worker.send({ type: DRAIN });
+    } catch {
+      worker.process.kill('SIGTERM');
+    }
+    const backstop = setTimeout(
+      () => worker.process.kill('SIGKILL'),
+      config.shutdownTimeoutMs + KILL_GRACE_MS,
+    );
+    const [code] = await exited;
+    clearTimeout(backstop);
+    return code;
+  };
+
+  /**
+   * The rolling restart: for each ready worker of an older generation, fork a new one (which
+   * loads the code on disk now), wait until it listens, then drain the old one and wait for
+   * its exit before the next: never fewer than `count` serving workers, at most one more.
+   */
+  const reload = async () => {
+    const begun = Date.now();
+    let replaced = 0;
+    let cut = 0;
+    let failed = false;
+    logger.info(
+      { signal: 'SIGHUP', workers: live().length },
+      'rolling restart: replacing the workers one at a time',
+    );
+    while (!stopping) {
+      const old = live().find(
+        (worker) =>
+          ready.has(worker.id) &&
+          !retiring.has(worker.id) &&
+          (generationOf.get(worker.id) ?? 0) < generation,
+      );
+      if (!old) break;
+      const fresh = fork();
+      starting.add(fresh.id);
+      if (!(await readyOrFailed(fresh))) {
+        failed = true;
+        break;
+      }
+      if (stopping) break;
+      const code = await retire(old);
+      replaced += 1;
+      if (code !== 0) cut += 1;
+    }
+    const summary = {
+      replaced,
+      cut,
+      workers: live().length,
+      durationMs: Date.now() - begun,
+    };
+    if (stopping) {
+      logger.warn(summary, 'rolling restart interrupted by shutdown');
+    } else if (failed) {
+      logger.error(
+        summary,
+        'rolling restart aborted: a new worker failed to start; the remaining old workers keep serving (fix the build and send SIGHUP again)',
+      );
+    } else {
+      logger.info(summary, `rolling restart done: replaced ${replaced} workers`);
+    }
+  };
+
+  const onHangup = () => {
+    if (stopping || !started) {
+      logger.warn(
+        { signal: 'SIGHUP' },
+        stopping
+          ? 'SIGHUP ignored: shutting down'
+          : 'SIGHUP ignored: the workers are still starting',
+      );
+      return;
+    }
+    generation += 1;
+    if (reloading) {
+      logger.info(
+        { signal: 'SIGHUP' },
+        'rolling restart already under way: SIGHUP coalesced into it (every worker started before this signal is replaced)',
+      );
+      return;
+    }
+    reloading = reload().finally(() => {
+      reloading = null;
+    });
+  };
+
   // Registered for good, as in a single server (server.ts): a repeated signal during the drain
   // must not meet the default action, which would end the primary, and its workers with it,
-  // mid-request. It is logged and ignored; SIGKILL stops at once.
+  // mid-request. It is logged and ignored; SIGKILL stops at once. SIGHUP's default action
+  // would do the same: it is the rolling restart instead.
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
       logger.warn(
@@ -246,6 +430,7 @@ export async function runPrimary(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  process.on('SIGHUP', onHangup);
   logger.info({ workers: count }, 'starting workers');
   for (let i = 0; i < count; i++) fork();
 }

@@ -92,6 +92,32 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads SHUTDOWN_TIMEOUT and SHUTDOWN_DELAY as durations, the delay shorter', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownTimeoutMs: 30_000, shutdownDelayMs: 0 });
+    expect(loadConfig({ SHUTDOWN_TIMEOUT: '2m', SHUTDOWN_DELAY: '5s' })).toMatchObject({
+      shutdownTimeoutMs: 120_000,
+      shutdownDelayMs: 5000,
+    });
+    expect(loadConfig({ SHUTDOWN_TIMEOUT: '1500ms', SHUTDOWN_DELAY: '0' })).toMatchObject({
+      shutdownTimeoutMs: 1500,
+      shutdownDelayMs: 0,
+    });
+    for (const bad of ['30', '500ms', '2h', '-1s', 'soon', '1.5s']) {
+      expect(() => loadConfig({ SHUTDOWN_TIMEOUT: bad })).toThrow(
+        new RegExp(`^SHUTDOWN_TIMEOUT must be a duration from 1s to 1h .* got "${bad}"$`),
+      );
+    }
+    for (const bad of ['30s', '1m', '5', 'later']) {
+      expect(() => loadConfig({ SHUTDOWN_DELAY: bad })).toThrow(
+        new RegExp(
+          `^SHUTDOWN_DELAY must be a duration shorter than SHUTDOWN_TIMEOUT \\(30s\\) .* got "${bad}"$`,
+        ),
+      );
+    }
+    // The error is a ConfigError: `serve` refuses to start and names the variable.
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '0s' })).toThrow(ConfigError);
+  });
+
   it('reads METRICS_PORT and METRICS_HOST, apart from the two hosts', () => {
     expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toMatchObject({
       metricsPort: 9464,

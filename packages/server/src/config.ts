@@ -63,6 +63,16 @@ export interface Config {
   adminPort: number;
   /** Interface the admin API binds (ADMIN_HOST, default 127.0.0.1). */
   adminHost: string;
+  /**
+   * How long a SIGTERM/SIGINT shutdown may take, from the signal (SHUTDOWN_TIMEOUT, default
+   * 30s): past it the process logs what it cut and exits 1.
+   */
+  shutdownTimeoutMs: number;
+  /**
+   * How long readyz answers 503 before the listeners close (SHUTDOWN_DELAY, default 0s), so a
+   * load balancer polling it stops sending first. Counted within SHUTDOWN_TIMEOUT.
+   */
+  shutdownDelayMs: number;
   logLevel: string;
   nodeEnv: string;
 }
@@ -189,6 +199,34 @@ function webhookPoll(raw: string | undefined): number {
     );
   }
   return ms;
+}
+
+export const DEFAULT_SHUTDOWN_TIMEOUT = '30s';
+const MAX_SHUTDOWN_MS = 3_600_000;
+
+/** SHUTDOWN_TIMEOUT and SHUTDOWN_DELAY: durations; the delay must leave time for the drain. */
+function shutdown(env: Env): Pick<Config, 'shutdownTimeoutMs' | 'shutdownDelayMs'> {
+  const timeoutValue =
+    env.SHUTDOWN_TIMEOUT === undefined || env.SHUTDOWN_TIMEOUT === ''
+      ? DEFAULT_SHUTDOWN_TIMEOUT
+      : env.SHUTDOWN_TIMEOUT.trim();
+  const timeout = durationMs(timeoutValue);
+  if (timeout === null || timeout < 1000 || timeout > MAX_SHUTDOWN_MS) {
+    throw new ConfigError(
+      `SHUTDOWN_TIMEOUT must be a duration from 1s to 1h such as ${DEFAULT_SHUTDOWN_TIMEOUT} or 2m (how long a shutdown may take before in-flight requests are cut), got "${timeoutValue}"`,
+    );
+  }
+  const delayValue =
+    env.SHUTDOWN_DELAY === undefined || env.SHUTDOWN_DELAY === ''
+      ? '0s'
+      : env.SHUTDOWN_DELAY.trim();
+  const delay = delayValue === '0' ? 0 : durationMs(delayValue);
+  if (delay === null || delay >= timeout) {
+    throw new ConfigError(
+      `SHUTDOWN_DELAY must be a duration shorter than SHUTDOWN_TIMEOUT (${timeoutValue}) such as 0s or 5s (how long readyz answers 503 before the listeners close), got "${delayValue}"`,
+    );
+  }
+  return { shutdownTimeoutMs: timeout, shutdownDelayMs: delay };
 }
 
 function webhooksEnabled(raw: string | undefined): boolean {
@@ -366,6 +404,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
     metricsPort: metricsPort(merged.METRICS_PORT, apiPort, docsPort),
     metricsHost: merged.METRICS_HOST || '127.0.0.1',
     ...adminSettings(merged, apiPort, docsPort),
+    ...shutdown(merged),
     logLevel,
     nodeEnv: merged.NODE_ENV || 'development',
   };

@@ -36,6 +36,8 @@ export interface Services {
    * (the OpenAPI document's server).
    */
   publicApiUrl: string;
+  /** Set once the process starts shutting down: readyz answers 503 from then on. */
+  draining: boolean;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     metrics,
     publicDocsUrl: options.publicDocsUrl,
     publicApiUrl: options.publicApiUrl,
+    draining: false,
     async close() {
       await webhooks?.close();
       await purger.close();

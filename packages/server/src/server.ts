@@ -1,11 +1,18 @@
 import cluster from 'node:cluster';
+import type http from 'node:http';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createAdminApp } from './admin/app.js';
 import { createApiApp } from './api/app.js';
-import { reportReady, resolveWorkers, runPrimary, workerConfig } from './cluster.js';
+import {
+  onDrainRequest,
+  reportReady,
+  resolveWorkers,
+  runPrimary,
+  workerConfig,
+} from './cluster.js';
 import { type Config, isPostgresUrl } from './config.js';
 import { createServices, type Services } from './context.js';
 import { type DemoSeed, seedDemo } from './demo.js';
@@ -33,8 +40,73 @@ export interface RunningServer {
   docs: FastifyInstance;
   /** The admin API host; null when ADMIN_TOKEN is unset. */
   admin: FastifyInstance | null;
-  /** Stops accepting, finishes in-flight requests, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, finishes in-flight requests, then closes the database. Connections idle
+   * for `idleCloseMs` (default 0: at once) are closed; busier ones get `Connection: close` on
+   * their next response.
+   */
+  close(options?: { idleCloseMs?: number }): Promise<void>;
+  /** What is still open, per host that has anything open (for the shutdown deadline's log). */
+  openTraffic(): Record<string, { requests: number; connections: number }>;
+}
+
+/** The connections of one host, and the requests in flight on each. */
+interface HostTraffic {
+  host: string;
+  requests: number;
+  sockets: Map<net.Socket, { busy: number; idleSince: number }>;
+}
+
+function trackTraffic(host: string, server: http.Server): HostTraffic {
+  const traffic: HostTraffic = { host, requests: 0, sockets: new Map() };
+  server.on('connection', (socket: net.Socket) => {
+    traffic.sockets.set(socket, { busy: 0, idleSince: Date.now() });
+    socket.once('close', () => traffic.sockets.delete(socket));
+  });
+  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const state = traffic.sockets.get(request.socket);
+    traffic.requests += 1;
+    if (state) state.busy += 1;
+    // 'close' comes once the response is sent or the client went away, whichever happens.
+    response.once('close', () => {
+      traffic.requests -= 1;
+      if (state) {
+        state.busy -= 1;
+        state.idleSince = Date.now();
+      }
+    });
+  });
+  return traffic;
+}
+
+/**
+ * Resolves once every connection of these hosts has ended. Answers carry `Connection: close`
+ * meanwhile, so a busy connection ends cleanly after its next answer. Idle ones are closed
+ * (Node's closeIdleConnections, which spares a connection whose next request has begun to
+ * arrive) only once none has been idle for less than `idleCloseMs`: a keep-alive client's next
+ * request usually follows its last answer within a millisecond, and closing the socket under a
+ * request still on the wire would fail it.
+ */
+function endConnections(
+  hosts: Array<{ traffic: HostTraffic; server: http.Server }>,
+  idleCloseMs: number,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = () => {
+      const now = Date.now();
+      let open = 0;
+      for (const { traffic, server } of hosts) {
+        open += traffic.sockets.size;
+        const idle = [...traffic.sockets.values()].filter((state) => state.busy === 0);
+        if (idle.length > 0 && idle.every((state) => now - state.idleSince >= idleCloseMs)) {
+          server.closeIdleConnections();
+        }
+      }
+      if (open === 0) resolve();
+      else setTimeout(sweep, Math.min(50, Math.max(10, idleCloseMs)));
+    };
+    sweep();
+  });
 }
 
 export interface StartOptions {
@@ -160,19 +232,21 @@ async function startOnce(
       ? await seedDemo(services.store)
       : null;
     const demo = seeded.demo;
-    // close() closes the connections idle at that moment. One serving a request in flight
-    // would stay open after its response (keep-alive) and hold close() up for the keep-alive
-    // timeout (72 s): such responses ask the client to hang up, as Fastify does for requests
-    // that arrive while it closes. (Added to each app before it is ready.)
-    let draining = false;
-    const serving = (app: FastifyInstance): FastifyInstance => {
+    // Once draining, every answer asks the client to hang up (as Fastify does for requests
+    // that arrive while it closes): a keep-alive connection then ends after its next answer
+    // instead of holding the drain up for the keep-alive timeout (72 s). (Added to each app
+    // before it is ready.) Each host's connections and requests are tracked for the drain.
+    const hosts: Array<{ traffic: HostTraffic; server: http.Server }> = [];
+    const serving = (app: FastifyInstance, host: string): FastifyInstance => {
       app.addHook('onSend', async (_request, reply) => {
-        if (draining) reply.header('connection', 'close');
+        // From the signal on (services.draining), before the listeners close.
+        if (services.draining) reply.header('connection', 'close');
       });
       apps.push(app);
+      hosts.push({ traffic: trackTraffic(host, app.server), server: app.server });
       return app;
     };
-    const api = serving(await createApiApp(services, { logger: logger || false }));
+    const api = serving(await createApiApp(services, { logger: logger || false }), 'api');
     // Ready now, so that its OpenAPI document is complete when the docs render their API
     // reference from it (once, in a thread of their own).
     await api.ready();
@@ -185,6 +259,7 @@ async function startOnce(
         // The same process logger; `app` tells its lines from the API's (both log `request`).
         logger: logger ? logger.child({ app: 'docs' }) : false,
       }),
+      'docs',
     );
     // The admin API (ADMIN_TOKEN set): its own app on its own port, never on the API's.
     const adminToken = config.adminToken;
@@ -198,6 +273,7 @@ async function startOnce(
               adminUrl,
               logger: logger ? logger.child({ app: 'admin' }) : false,
             }),
+            'admin',
           );
     await api.listen({ port: apiPort, host: config.host });
     await docs.listen({ port: docsPort, host: config.host });
@@ -230,13 +306,31 @@ async function startOnce(
       api,
       docs,
       admin,
-      close() {
+      close({ idleCloseMs = 0 } = {}) {
         closing ??= (async () => {
-          draining = true;
-          await Promise.all([api.close(), docs.close(), admin?.close(), metricsServer?.close()]);
+          services.draining = true;
+          // Stop accepting first, keeping the open connections (an HTTP server's own close()
+          // would also close the idle ones at once); in a cluster worker this takes the worker
+          // out of the primary's distribution, which hands new connections to the others.
+          for (const app of apps) {
+            if (app.server.listening) net.Server.prototype.close.call(app.server);
+          }
+          const metricsClosed = metricsServer?.close();
+          await endConnections(hosts, idleCloseMs);
+          // Nothing open is left: this runs the apps' close hooks.
+          await Promise.all([...apps.map((app) => app.close()), metricsClosed]);
           await services.close();
         })();
         return closing;
+      },
+      openTraffic() {
+        const open: Record<string, { requests: number; connections: number }> = {};
+        for (const { traffic } of hosts) {
+          if (traffic.sockets.size > 0 || traffic.requests > 0) {
+            open[traffic.host] = { requests: traffic.requests, connections: traffic.sockets.size };
+          }
+        }
+        return open;
       },
     };
   } catch (error) {
@@ -329,6 +423,11 @@ export async function serve(
   const workers = resolveWorkers(config);
   // With --json, stdout carries only the ready object: the logs go to stderr.
   const logger = createLogger(config, json ? 2 : 1);
+  // SIGHUP's default action would end the process: until the handlers of a running server
+  // (or primary) are in place, it is logged and ignored.
+  const hangupWhileStarting = () =>
+    logger.warn({ signal: 'SIGHUP' }, 'SIGHUP ignored: still starting');
+  process.on('SIGHUP', hangupWhileStarting);
   if (
     cluster.isPrimary &&
     !isPostgresUrl(config.databaseUrl) &&
@@ -339,10 +438,12 @@ export async function serve(
     heldServeLock = acquireServeLock(config.databaseUrl);
   }
   if (workers > 1 && cluster.isPrimary) {
-    return runPrimary(config, workers, logger, {
+    await runPrimary(config, workers, logger, {
       demo: options.demo,
       banner: (urls) => (json ? JSON.stringify(readyJson(urls, urls.demo)) : banner(urls, workers)),
     });
+    process.off('SIGHUP', hangupWhileStarting);
+    return;
   }
   if (cluster.isWorker) {
     let server: RunningServer;
@@ -354,27 +455,62 @@ export async function serve(
       process.exit(1);
     }
     stopOnSignals(server, logger);
+    process.off('SIGHUP', hangupWhileStarting);
     reportReady(server);
     return;
   }
   const server = await startServer(config, { demo: options.demo, logger });
   // Handlers first: whoever reads the banner may signal at once.
   stopOnSignals(server, logger);
+  process.off('SIGHUP', hangupWhileStarting);
   process.stdout.write(
     json ? `${JSON.stringify(readyJson(server, server.demo))}\n` : `${banner(server)}\n`,
   );
 }
 
 /**
- * SIGTERM or SIGINT drains: stop accepting, finish in-flight requests, close the database,
- * exit 0. The handlers stay registered for the whole drain: with a one-shot handler a second
- * signal (an impatient Ctrl-C, a supervisor repeating its SIGTERM) would meet the default action
- * and kill the requests still in flight. A repeated signal is logged and ignored; SIGKILL is the
- * way to stop at once.
+ * How long a connection with nothing in flight may stay open once a shutdown closed the
+ * listeners: long enough for a keep-alive client's next request to arrive (and be answered,
+ * with `Connection: close`), short enough not to hold the drain.
+ */
+export const IDLE_CLOSE_MS = 1000;
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** "1 request in flight on 2 open connections (api: …; admin: …)", for the deadline's log. */
+export function describeCut(open: Record<string, { requests: number; connections: number }>) {
+  const entries = Object.entries(open);
+  const requests = entries.reduce((sum, [, host]) => sum + host.requests, 0);
+  const connections = entries.reduce((sum, [, host]) => sum + host.connections, 0);
+  const perHost = entries
+    .map(
+      ([name, host]) =>
+        `${name}: ${plural(host.requests, 'request')}, ${plural(host.connections, 'connection')}`,
+    )
+    .join('; ');
+  return `${plural(requests, 'request')} in flight on ${plural(connections, 'open connection')}${perHost ? ` (${perHost})` : ''}`;
+}
+
+/**
+ * SIGTERM or SIGINT drains: readyz answers 503 at once; after SHUTDOWN_DELAY (so a load
+ * balancer polling readyz stops sending first) the listeners close and in-flight requests
+ * finish; then the database closes and the process exits 0. SHUTDOWN_TIMEOUT, counted from the
+ * signal, bounds all of it: past it the process logs what it cut (requests and connections
+ * still open, per host) and exits 1. In a cluster worker the primary asks for the same drain
+ * without the delay when it replaces the worker (SIGHUP): the other workers keep the port.
+ *
+ * The handlers stay registered for the whole drain: with a one-shot handler a second signal
+ * (an impatient Ctrl-C, a supervisor repeating its SIGTERM) would meet the default action and
+ * kill the requests still in flight. A repeated signal is logged and ignored; SIGKILL is the
+ * way to stop at once. SIGHUP never stops a serving process: a single server logs and ignores
+ * it (a cluster primary restarts its workers, cluster.ts).
  */
 function stopOnSignals(server: RunningServer, logger: pino.Logger): void {
+  const { shutdownTimeoutMs, shutdownDelayMs } = server.services.config;
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals | 'reload') => {
     if (stopping) {
       logger.warn(
         { signal },
@@ -383,15 +519,52 @@ function stopOnSignals(server: RunningServer, logger: pino.Logger): void {
       return;
     }
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
+    const started = Date.now();
+    // Readiness first: from now on readyz answers 503.
+    server.services.draining = true;
+    const delayMs = signal === 'reload' ? 0 : shutdownDelayMs;
+    logger.info(
+      { signal, shutdownDelayMs: delayMs, shutdownTimeoutMs },
+      delayMs > 0
+        ? 'shutting down: readyz answers 503 now; the listeners close after SHUTDOWN_DELAY, then finishing in-flight requests'
+        : 'shutting down: finishing in-flight requests (readyz answers 503 from now on)',
     );
+    setTimeout(() => {
+      const open = server.openTraffic();
+      logger.error(
+        { signal, shutdownTimeoutMs, cut: open },
+        `shutdown deadline passed (SHUTDOWN_TIMEOUT ${shutdownTimeoutMs} ms): cutting ${describeCut(open)}`,
+      );
+      process.exit(1);
+    }, shutdownTimeoutMs);
+    new Promise((resolve) => setTimeout(resolve, delayMs))
+      .then(() => server.close({ idleCloseMs: IDLE_CLOSE_MS }))
+      .then(
+        () => {
+          logger.info(
+            { signal, durationMs: Date.now() - started },
+            'shut down: every request answered',
+          );
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  if (cluster.isWorker) {
+    onDrainRequest(() => stop('reload'));
+    // A hangup of the whole process group reaches the workers too: the primary handles it.
+    process.on('SIGHUP', () => logger.debug({ signal: 'SIGHUP' }, 'SIGHUP ignored in a worker'));
+  } else {
+    process.on('SIGHUP', () =>
+      logger.warn(
+        { signal: 'SIGHUP' },
+        'SIGHUP ignored: this process keeps serving. A rolling restart needs --workers (the primary replaces its workers one at a time); to load a new build here, restart the process',
+      ),
+    );
+  }
 }

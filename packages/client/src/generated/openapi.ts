@@ -511,6 +511,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Needs no key. 200 while the process serves, whatever the state of its dependencies (restart the process only when this fails). Never rate limited.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LiveResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Needs no key. 200 when this process should receive traffic: the database answers, and Redis when it is configured, each within one second. 503 `SERVICE_UNAVAILABLE` naming what is not ready (the database, Redis, or the process is shutting down: it answers 503 from the moment it receives SIGTERM or SIGINT). Never rate limited.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ReadyResponse"];
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     itemChanges: {
@@ -704,6 +791,29 @@ export interface components {
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
+            };
+        };
+        /** LiveResponse */
+        LiveResponse: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        /** ReadyResponse */
+        ReadyResponse: {
+            /** @enum {string} */
+            status: "ok";
+            /**
+             * @description What was checked: the database, and Redis when it is configured.
+             * @example {
+             *       "database": "ok"
+             *     }
+             * @example {
+             *       "database": "ok",
+             *       "redis": "ok"
+             *     }
+             */
+            checks: {
+                [key: string]: "ok";
             };
         };
     };

@@ -27,6 +27,7 @@ import healthRoute from './routes/health.js';
 import inventoryItemRoute from './routes/inventory-item.js';
 import inventoryItemsRoute from './routes/inventory-items.js';
 import organizationRoute from './routes/organization.js';
+import probesRoute from './routes/probes.js';
 import { ErrorResponse, InventoryItem, Organization } from './schemas.js';
 
 /** The routes of the public API, in one explicit list. */
@@ -36,6 +37,7 @@ const ROUTES = [
   organizationRoute,
   inventoryItemsRoute,
   inventoryItemRoute,
+  probesRoute,
 ] as const;
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -47,6 +49,8 @@ const KNOWN_PATHS: readonly string[] = [
   '/api/v1/organization',
   '/api/v1/inventory/items',
   '/api/v1/inventory/item',
+  '/livez',
+  '/readyz',
 ];
 const EXPOSED_HEADERS = [
   'x-request-id',

@@ -34,9 +34,11 @@ export function registerServe(program: Command): void {
       'after',
       `
 With --workers N, one primary process forks N workers (a worker that dies is replaced) and
-SIGTERM lets every worker finish its in-flight requests. Rate limits stay exact: through Redis
-with REDIS_URL, the database's counters on PostgreSQL, and on SQLite the primary's counters
-(also while Redis is down).
+SIGTERM lets every worker finish its in-flight requests (within SHUTDOWN_TIMEOUT, default 30s);
+SIGHUP to the primary replaces the workers one at a time, loading the build on disk (a
+zero-downtime upgrade). Without --workers, SIGHUP is logged and ignored. Rate limits stay exact:
+through Redis with REDIS_URL, the database's counters on PostgreSQL, and on SQLite the primary's
+counters (also while Redis is down).
 
 On SQLite one \`stockroom serve\` serves a database file: it holds a lock on it
 (<file>-serve.lock) while it runs, and a second serve on the same file exits 1. To use more

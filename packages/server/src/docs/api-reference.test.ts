@@ -35,6 +35,8 @@ const OPERATIONS: Record<string, string[]> = {
     'includeDeleted',
   ],
   'GET /api/v1/inventory/item': ['itemId', 'organizationId', 'fields'],
+  'GET /livez': [],
+  'GET /readyz': [],
 };
 
 const WORDS = {

@@ -1,0 +1,141 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../../context.js';
+import { ApiError } from '../errors.js';
+import { errorResponses } from '../schemas.js';
+
+/**
+ * Probes for supervisors and load balancers (EXTENSIONS.md "Probes"): keyless, outside
+ * /api/v1, never rate limited (they carry no `access` policy, so no key is read and the
+ * auth-failure throttle never sees them). `livez` says the process serves; `readyz` says it
+ * should be sent traffic: the database (and Redis, when configured) answer and it is not
+ * shutting down.
+ */
+
+/** How long readyz waits for one dependency: a hung one must not hang the probe. */
+export const READY_CHECK_TIMEOUT_MS = 1000;
+
+const LiveResponse = Type.Object(
+  { status: Type.Literal('ok') },
+  { $id: 'LiveResponse', title: 'LiveResponse' },
+);
+
+const ReadyResponse = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    checks: Type.Record(Type.String(), Type.Literal('ok'), {
+      description: 'What was checked: the database, and Redis when it is configured.',
+      examples: [{ database: 'ok' }, { database: 'ok', redis: 'ok' }],
+    }),
+  },
+  { $id: 'ReadyResponse', title: 'ReadyResponse' },
+);
+
+type Check = 'ok' | 'down' | 'timeout';
+
+/** Settles with the check's outcome, or `timeout` once the deadline passes. */
+function within(check: () => Promise<boolean>, ms: number): Promise<Check> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('timeout'), ms);
+    let pending: Promise<boolean>;
+    try {
+      pending = check();
+    } catch {
+      pending = Promise.resolve(false);
+    }
+    pending.then(
+      (ok) => {
+        clearTimeout(timer);
+        resolve(ok ? 'ok' : 'down');
+      },
+      () => {
+        clearTimeout(timer);
+        resolve('down');
+      },
+    );
+  });
+}
+
+export default function probesRoute(app: FastifyInstance, services: Services) {
+  app.addSchema(LiveResponse);
+  app.addSchema(ReadyResponse);
+
+  // Probes that arrive while a check runs share it: a burst of probes is one ping.
+  let running: Promise<Record<string, Check>> | null = null;
+  function checks(): Promise<Record<string, Check>> {
+    running ??= (async () => {
+      const database = within(() => services.store.ping().then(() => true), READY_CHECK_TIMEOUT_MS);
+      const health = services.rateLimiter.health;
+      const redis =
+        services.config.redisUrl && health
+          ? within(
+              () =>
+                health
+                  .call(services.rateLimiter)
+                  .then((report) => Object.values(report).every((check) => check === 'ok')),
+              READY_CHECK_TIMEOUT_MS,
+            )
+          : null;
+      const [db, cache] = await Promise.all([database, redis]);
+      return { database: db, ...(cache === null ? {} : { redis: cache }) };
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  app.get(
+    '/livez',
+    {
+      schema: {
+        summary: 'Liveness probe',
+        description:
+          'Needs no key. 200 while the process serves, whatever the state of its dependencies (restart the process only when this fails). Never rate limited.',
+        tags: ['Probes'],
+        querystring: Type.Object({}, { additionalProperties: true }),
+        response: { 200: Type.Ref('LiveResponse') },
+      },
+    },
+    async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        summary: 'Readiness probe',
+        description:
+          'Needs no key. 200 when this process should receive traffic: the database answers, and Redis when it is configured, each within one second. 503 `SERVICE_UNAVAILABLE` naming what is not ready (the database, Redis, or the process is shutting down: it answers 503 from the moment it receives SIGTERM or SIGINT). Never rate limited.',
+        tags: ['Probes'],
+        querystring: Type.Object({}, { additionalProperties: true }),
+        response: { 200: Type.Ref('ReadyResponse'), ...errorResponses(['SERVICE_UNAVAILABLE']) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (services.draining) {
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          'Not ready: this process is draining (shutting down); it finishes the requests in flight and takes no new ones. Send traffic to another instance.',
+          { headers: { 'retry-after': '1' } },
+        );
+      }
+      const result = await checks();
+      // Draining may have begun while the checks ran.
+      const failed = Object.entries(result).filter(([, check]) => check !== 'ok');
+      if (services.draining || failed.length > 0) {
+        const reasons = failed.map(
+          ([name, check]) =>
+            `${name} ${check === 'timeout' ? `did not answer within ${READY_CHECK_TIMEOUT_MS} ms` : 'is unreachable'}`,
+        );
+        if (services.draining) reasons.push('this process is draining (shutting down)');
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          `Not ready: ${reasons.join('; ')}. Retry after the number of seconds in Retry-After.`,
+          { headers: { 'retry-after': '1' } },
+        );
+      }
+      return reply.send({ status: 'ok', checks: result });
+    },
+  );
+}
