@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ChangedItem, ChangeQuery, ItemQuery } from '../types.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -26,6 +28,18 @@ function threadError(error: unknown): ThreadError {
     ...(typeof code === 'string' ? { code } : {}),
   };
 }
+
+/** This thread's nice value: on Linux a thread's id (from /proc/thread-self) names it alone. */
+function setNice(nice: number): void {
+  if (nice === 0 || process.platform !== 'linux') return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, nice);
+  } catch {
+    // No /proc, or not allowed: the thread keeps the process's priority.
+  }
+}
+setNice(data.nice);
 
 let store: SqliteStore;
 try {

@@ -171,6 +171,23 @@ describe('the thread-backed SQLite store', () => {
     expect(await store.consumeQuota(key.id)).toBe(9);
   });
 
+  it('answers point lookups on the calling thread while every reader thread is held', async () => {
+    const store = await open({ timeoutMs: 60_000 });
+    const org = await withItems(store, 2);
+    const item = (await store.listItems(org.id, { limit: 1 }))[0] as Item;
+    // Every reader held for a minute: answered here, or not before the test's timeout.
+    const held = store.threads.readers.map((reader) =>
+      store.threads.testCall(reader, 'spin', [60_000]).catch((error) => error),
+    );
+    expect((await store.getItem(org.id, item.id))?.id).toBe(item.id);
+    expect((await store.getOrganization(org.id))?.id).toBe(org.id);
+    expect(await store.loadKeyContext('0'.repeat(64))).toBeNull();
+    for (const reader of store.threads.readers) void reader.current.terminate();
+    for (const outcome of await Promise.all(held)) {
+      expect(outcome).toBeInstanceOf(StoreUnavailableError);
+    }
+  });
+
   it('reports a partial search page through onPartialPage across the thread', async () => {
     handle = await openThreadedSqlite({ searchLimits: { scanBudget: 2, walkSliceRows: 1 } });
     const store = handle.store;

@@ -24,7 +24,7 @@ import type {
   WebhookStore,
 } from '../types.js';
 import { StoreConflictError, StoreUnavailableError } from '../types.js';
-import type { SqliteStoreOptions } from './sqlite-store.js';
+import { SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
 
 /**
  * The SQLite store of a serving process, off its event loop. better-sqlite3 runs each statement
@@ -40,7 +40,8 @@ import type { SqliteStoreOptions } from './sqlite-store.js';
  *   process, writes). Reader 0 takes point lookups only (a key by hash, an item by id, a ping):
  *   they never queue behind a long read. The others take the longer reads.
  *
- * The serving thread only posts calls and decodes replies; a large reply (a page of items, a
+ * The writer and the long-read readers run at a lower priority (LONG_WORK_NICE) than the
+ * serving thread and reader 0. The serving thread only posts calls and decodes replies; a large reply (a page of items, a
  * change page) comes in messages of CHUNK_ROWS rows so that no single decode holds it long.
  *
  * Deadlines (DATABASE_TIMEOUT_MS): a read still running past it fails with
@@ -58,7 +59,17 @@ export const CHUNK_ROWS = 100;
 export interface ThreadData {
   file: string;
   options: SqliteStoreOptions;
+  /** The thread's nice value (Linux; 0: as the process). */
+  nice: number;
 }
+
+/**
+ * The nice value of the threads that run long statements (the writer and the long-read
+ * readers): on a busy machine the serving thread, and the point-lookup reader, get the CPU
+ * before a long search, delete or import does (Linux schedules threads apart; elsewhere this
+ * is a no-op).
+ */
+export const LONG_WORK_NICE = 10;
 
 export interface ThreadCall {
   id: number;
@@ -101,6 +112,11 @@ export interface SqliteThreadsOptions {
   searchLimits?: SqliteStoreOptions['searchLimits'];
   /** The worker's script (tests: the built one). */
   script?: URL;
+  /**
+   * Whether the cheapest point lookups (LOCAL_READS) run on the caller's thread, on a
+   * connection that never waits for a lock (default true; see LOCAL_READS).
+   */
+  localPointReads?: boolean;
   /** Called when a thread dies or is cut at its deadline (for the log). */
   onThreadLost?: (info: { role: 'reader' | 'writer'; reason: string }) => void;
 }
@@ -122,6 +138,24 @@ const POINT_READS = new Set([
   'getRemaining',
   'getItem',
 ]);
+/**
+ * Point lookups answered on the serving thread itself, through an index, a handful of pages:
+ * a key by hash (both its hashes are unique indexes), an item by (organization, id), an
+ * organization by id, a membership, a key's uses left. Measured (BENCHMARKS.md, "Stalls"):
+ * the hop to a thread and back cost item detail about 80 µs of CPU per request (≈190 → 270
+ * µs) and a fifth of its throughput. Their connection has busy_timeout 0 and only reads (WAL
+ * readers take no lock a writer holds): when SQLite still answers SQLITE_BUSY (another
+ * connection recovering the WAL, or holding the file in exclusive mode) the call goes to a
+ * reader thread instead, so the serving thread never waits for a lock.
+ */
+const LOCAL_READS = new Set([
+  'loadKeyContext',
+  'getItem',
+  'getOrganization',
+  'isMember',
+  'getRemaining',
+]);
+
 /** Every other read of the store (the rest are writes). */
 const READS = new Set([
   ...POINT_READS,
@@ -160,6 +194,7 @@ export class Thread {
   constructor(
     private readonly owner: SqliteThreads,
     readonly role: 'reader' | 'writer',
+    private readonly nice: number,
   ) {
     this.start();
   }
@@ -169,6 +204,7 @@ export class Thread {
     const data: ThreadData = {
       file: this.owner.file,
       options: { ...this.owner.storeOptions, role: this.role },
+      nice: this.nice,
     };
     const worker = new Worker(this.owner.script, { workerData: data });
     worker.unref();
@@ -364,13 +400,15 @@ export class SqliteThreads {
       ...(options.searchLimits === undefined ? {} : { searchLimits: options.searchLimits }),
     };
     this.readerCount = Math.max(2, options.readers ?? defaultReaders());
-    this.writer = new Thread(this, 'writer');
+    this.writer = new Thread(this, 'writer', LONG_WORK_NICE);
   }
 
   /** Starts the readers once the writer has the file open (and in WAL mode). */
   async start(): Promise<void> {
     await this.writer.whenReady();
-    for (let i = 0; i < this.readerCount; i++) this.readers.push(new Thread(this, 'reader'));
+    for (let i = 0; i < this.readerCount; i++) {
+      this.readers.push(new Thread(this, 'reader', i === 0 ? 0 : LONG_WORK_NICE));
+    }
     await Promise.all(this.readers.map((reader) => reader.whenReady()));
   }
 
@@ -449,8 +487,12 @@ export class ThreadedSqliteStore implements Store {
   readonly threads: SqliteThreads;
   readonly webhooks: WebhookStore;
 
-  private constructor(threads: SqliteThreads) {
+  /** The serving thread's own connection for LOCAL_READS (null: every read on threads). */
+  private readonly local: SqliteStore | null;
+
+  private constructor(threads: SqliteThreads, local: SqliteStore | null) {
     this.threads = threads;
+    this.local = local;
     const call = (method: string) =>
       ((...args: unknown[]) => threads.call('webhooks', method, args)) as never;
     this.webhooks = {
@@ -474,16 +516,34 @@ export class ThreadedSqliteStore implements Store {
     options: SqliteThreadsOptions = {},
   ): Promise<ThreadedSqliteStore> {
     const threads = new SqliteThreads(file, options);
+    let local: SqliteStore | null = null;
     try {
       await threads.start();
+      if (options.localPointReads !== false) {
+        local = new SqliteStore(file, {
+          role: 'reader',
+          busyTimeoutMs: 0,
+          ...(options.cacheMiB === undefined ? {} : { cacheMiB: options.cacheMiB }),
+        });
+      }
     } catch (error) {
       await threads.close();
       throw error;
     }
-    return new ThreadedSqliteStore(threads);
+    return new ThreadedSqliteStore(threads, local);
   }
 
   private call<T>(method: string, ...args: unknown[]): Promise<T> {
+    if (this.local && LOCAL_READS.has(method) && !this.threads.closing) {
+      const local = this.local as unknown as Record<string, (...a: unknown[]) => Promise<T>>;
+      // SqliteStore runs the statement now, on this thread; busy (never waited for) goes on.
+      return (local[method] as (...a: unknown[]) => Promise<T>)
+        .apply(this.local, args)
+        .catch((error: unknown) => {
+          if (!(error instanceof StoreUnavailableError)) throw error;
+          return this.threads.call('store', method, args) as Promise<T>;
+        });
+    }
     return this.threads.call('store', method, args) as Promise<T>;
   }
 
@@ -494,8 +554,9 @@ export class ThreadedSqliteStore implements Store {
   ping(): Promise<void> {
     return this.call('ping');
   }
-  close(): Promise<void> {
-    return this.threads.close();
+  async close(): Promise<void> {
+    await this.local?.close();
+    await this.threads.close();
   }
   createOrganization(input: {
     name: string;
