@@ -72,9 +72,9 @@ else {
   );
   console.log('');
   console.log(
-    '| scenario | seconds | health p50 / p99 (ms) | item detail p50 / p99 (ms) | non-200 (health, item) | what ran |',
+    '| scenario | seconds | health p50 / p99 (ms) | item detail p50 / p99 (ms) | non-200 (health, item) | serving thread on CPU / waiting for one (ms) | what ran |',
   );
-  console.log('|---|---:|---:|---:|---|---|');
+  console.log('|---|---:|---:|---:|---|---:|---|');
   const bad = (summary) =>
     Object.entries(summary.statuses)
       .filter(([s]) => s !== '200')
@@ -82,7 +82,7 @@ else {
       .join(' ') || '0';
   for (const row of rows) {
     console.log(
-      `| ${row.name} | ${row.seconds.toFixed(1)} | ${ms(row.health.p50)} / ${ms(row.health.p99)} | ${ms(row.item.p50)} / ${ms(row.item.p99)} | ${bad(row.health)}, ${bad(row.item)} | ${note(row)} |`,
+      `| ${row.name} | ${row.seconds.toFixed(1)} | ${ms(row.health.p50)} / ${ms(row.health.p99)} | ${ms(row.item.p50)} / ${ms(row.item.p99)} | ${bad(row.health)}, ${bad(row.item)} | ${row.mainThread ? `${row.mainThread.cpuMs.toFixed(0)} / ${row.mainThread.waitMs.toFixed(0)}` : 'n/a'} | ${note(row)} |`,
     );
   }
 }

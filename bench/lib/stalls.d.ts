@@ -32,6 +32,8 @@ export interface Measured<T> {
   health: LatencySummary;
   item: LatencySummary;
   seconds: number;
+  /** The server's main thread: ms on a CPU and ms waiting for one (Linux; null elsewhere). */
+  mainThread: { cpuMs: number; waitMs: number } | null;
   result: T;
 }
 

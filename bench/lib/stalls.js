@@ -10,7 +10,7 @@
 // asserts p99 ≤ 20 ms). The fixture is written with bulk SQL in one transaction, not the API.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -253,8 +253,23 @@ export function startSampler({ port, path: requestPath, headers = {}, rate = 50 
   };
 }
 
+/**
+ * The serving thread's (the process's main thread) time on a CPU and waiting for one, in ms
+ * (Linux schedstat; null elsewhere): tells a thread busy with work from one kept off the CPU by
+ * other processes.
+ */
+function mainThreadTimes(pid) {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ');
+    return { cpuMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
 /** Samples health and item detail while `work` runs; returns both summaries and its result. */
 export async function measure(server, fixture, work) {
+  const before = mainThreadTimes(server.pid);
   const health = startSampler({ port: server.port, path: '/api/v1/health' });
   const item = startSampler({
     port: server.port,
@@ -268,7 +283,17 @@ export async function measure(server, fixture, work) {
   );
   const summaries = { health: await health.stop(), item: await item.stop() };
   if ('error' in outcome) throw outcome.error;
-  return { ...summaries, seconds: (performance.now() - started) / 1000, result: outcome.result };
+  const after = mainThreadTimes(server.pid);
+  const mainThread =
+    before && after
+      ? { cpuMs: after.cpuMs - before.cpuMs, waitMs: after.waitMs - before.waitMs }
+      : null;
+  return {
+    ...summaries,
+    seconds: (performance.now() - started) / 1000,
+    mainThread,
+    result: outcome.result,
+  };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
