@@ -45,7 +45,11 @@ afterAll(async () => {
 function describeRun(name: string, run: Measured<unknown>): string {
   const line = (label: string, s: LatencySummary) =>
     `${label} p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms over ${s.count} requests (statuses ${JSON.stringify(s.statuses)}, ${s.errors} errors)`;
-  return `${name} (${run.seconds.toFixed(1)} s): ${line('health', run.health)}; ${line('item detail', run.item)}`;
+  // The serving thread's run time against its wait for a CPU tells a busy server from a busy machine.
+  const thread = run.mainThread
+    ? `; serving thread ${run.mainThread.cpuMs.toFixed(0)} ms on a CPU, ${run.mainThread.waitMs.toFixed(0)} ms waiting for one`
+    : '';
+  return `${name} (${run.seconds.toFixed(1)} s): ${line('health', run.health)}; ${line('item detail', run.item)}${thread}`;
 }
 
 /** Every sampled request answered 200, and p99 of both stayed within P99_MS. */
