@@ -128,6 +128,22 @@ describe('the thread-backed SQLite store', () => {
     expect(readerWorkers(store)).toHaveLength(2);
   });
 
+  it('replaces a writer that dies; writes work again on the new one', async () => {
+    const store = await open({ timeoutMs: 60_000 });
+    const org = await withItems(store, 1);
+    const writer = store.threads.writer;
+    const before = writer.current;
+    await expect(store.threads.testCall(writer, 'crash')).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    await until(() => writer.current !== before, 'the new writer');
+    await writer.whenReady();
+    expect(await store.writeItems(org.id, [{ sku: 'T-new', name: 'New torch' }])).toEqual([
+      'created',
+    ]);
+    expect(await store.countItems(org.id)).toBe(2);
+  });
+
   it('fails writes with StoreUnavailableError at the deadline while another connection holds the write lock; reads go on', async () => {
     const store = await open({ timeoutMs: 300 });
     const org = await withItems(store, 5);
