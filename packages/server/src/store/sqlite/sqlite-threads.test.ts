@@ -234,6 +234,16 @@ describe('the thread-backed SQLite store', () => {
     await expect(store.countOrganizations()).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 
+  it('closes within the deadline even while the writer runs a call that would last a minute', async () => {
+    const store = await open({ timeoutMs: 300 });
+    const held = store.threads
+      .testCall(store.threads.writer, 'spin', [60_000])
+      .catch((error: unknown) => error);
+    // Past the test's timeout if close waited for the call.
+    await store.close();
+    expect(await held).toBeInstanceOf(StoreUnavailableError);
+  });
+
   it('refuses a database it cannot open with StoreUnavailableError', async () => {
     // A directory is no database file.
     await expect(

@@ -337,14 +337,26 @@ export class Thread {
     if (!this.alive) return;
     const worker = this.worker;
     const exited = this.exited;
+    // The close waits behind the call the thread is running (a long write, say) at most the
+    // deadline of a call; a thread still busy then is terminated (a write in progress rolls
+    // back; a bulk load's queue is indexed at the next start).
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.owner.timeoutMs);
+    });
     try {
-      await this.whenReady();
-      await this.send({ target: 'store', method: 'close', args: [], deadline: null });
+      await Promise.race([
+        this.whenReady().then(() =>
+          this.send({ target: 'store', method: 'close', args: [], deadline: null }),
+        ),
+        bound,
+      ]);
     } catch {
       // Never opened, or already gone: terminated below.
     }
+    clearTimeout(timer);
     // A thread that does not leave at once (a statement still running) is terminated.
-    const timer = setTimeout(() => void worker.terminate(), 2000);
+    timer = setTimeout(() => void worker.terminate(), 2000);
     await exited;
     clearTimeout(timer);
   }
