@@ -41,8 +41,9 @@ const ms = (value) => value.toFixed(1);
 const note = (row) => {
   const result = row.result ?? {};
   if (result.searches) {
-    const durations = result.durations.map((d) => (d / 1000).toFixed(2)).join(', ');
-    return `${result.searches.length} searches: ${[...new Set(result.searches)].join(', ')} (s each: ${durations})`;
+    const seconds = result.durations.map((d) => d / 1000);
+    const range = `${Math.min(...seconds).toFixed(2)}-${Math.max(...seconds).toFixed(2)} s`;
+    return `${result.searches.length} searches: ${[...new Set(result.searches)].join(', ')}, each in ${range}`;
   }
   if (result.charged) {
     const by = {};
