@@ -204,6 +204,16 @@ describe('the thread-backed SQLite store', () => {
     }
   });
 
+  it('sends a point lookup its own connection cannot answer to a reader thread', async () => {
+    const store = await open();
+    const org = await withItems(store, 1);
+    const item = (await store.listItems(org.id, { limit: 1 }))[0] as Item;
+    // Its connection refusing (busy, here closed: StoreUnavailableError either way).
+    await (store as unknown as { local: { close(): Promise<void> } }).local.close();
+    expect((await store.getItem(org.id, item.id))?.id).toBe(item.id);
+    expect((await store.getOrganization(org.id))?.id).toBe(org.id);
+  });
+
   it('reports a partial search page through onPartialPage across the thread', async () => {
     handle = await openThreadedSqlite({ searchLimits: { scanBudget: 2, walkSliceRows: 1 } });
     const store = handle.store;
