@@ -6,14 +6,14 @@ import net from 'node:net';
 
 const HEADER_END = Buffer.from('\r\n\r\n');
 
-function requestBytes(host, port, path, headers) {
+export function requestBytes(host, port, path, headers) {
   let text = `GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: keep-alive\r\n`;
   for (const [name, value] of Object.entries(headers)) text += `${name}: ${value}\r\n`;
   return Buffer.from(`${text}\r\n`);
 }
 
 /** One keep-alive connection; `send` resolves with the status code when the body is complete. */
-class Connection {
+export class Connection {
   constructor(host, port) {
     this.socket = net.connect({ host, port, noDelay: true });
     this.pending = null;

@@ -55,6 +55,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
   const store = await openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     timeoutMs: config.databaseTimeoutMs,
+    // SQLite's statements off this event loop (store/sqlite/sqlite-threads.ts).
+    threads: true,
+    onThreadLost: (info) =>
+      options.logger?.warn(info, 'a SQLite thread was replaced; its calls answered 503'),
   });
   const log = {
     warn: (object: Record<string, unknown>, message: string) =>

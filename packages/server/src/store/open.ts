@@ -1,6 +1,7 @@
 import { isPostgresUrl } from '../config.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
+import { ThreadedSqliteStore, threadScriptBuilt } from './sqlite/sqlite-threads.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOptions {
@@ -10,6 +11,14 @@ export interface OpenStoreOptions {
   timeoutMs?: number;
   /** SQLite's page cache in MiB (sqlite-store.ts DEFAULT_CACHE_MIB unless given). */
   sqliteCacheMiB?: number;
+  /**
+   * A serving process: SQLite's statements run on threads (sqlite-threads.ts), never on the
+   * caller's event loop. Without it (the CLI, scripts) the synchronous store. Run from the
+   * TypeScript sources, where the thread's script is not built, the synchronous store too.
+   */
+  threads?: boolean;
+  /** With `threads`: a thread died or ran past its deadline and was replaced. */
+  onThreadLost?: (info: { role: 'reader' | 'writer'; reason: string }) => void;
 }
 
 /** Opens the engine the database URL names. */
@@ -18,6 +27,13 @@ export async function openStore(
   options: OpenStoreOptions = {},
 ): Promise<Store> {
   if (isPostgresUrl(databaseUrl)) return new PostgresStore(databaseUrl, options);
+  if (options.threads && databaseUrl !== ':memory:' && threadScriptBuilt()) {
+    return ThreadedSqliteStore.open(databaseUrl, {
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.sqliteCacheMiB === undefined ? {} : { cacheMiB: options.sqliteCacheMiB }),
+      ...(options.onThreadLost ? { onThreadLost: options.onThreadLost } : {}),
+    });
+  }
   return new SqliteStore(databaseUrl, {
     ...(options.timeoutMs === undefined ? {} : { busyTimeoutMs: options.timeoutMs }),
     ...(options.sqliteCacheMiB === undefined ? {} : { cacheMiB: options.sqliteCacheMiB }),

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import { generateKey } from '../keys/format.js';
-import { engineAvailability, type TestStore } from '../testing/engines.js';
+import { engineAvailability, SQLITE_THREADS_ENGINE, type TestStore } from '../testing/engines.js';
 import { foldCase } from './search.js';
 import Database from './sqlite/driver.js';
 import {
@@ -21,7 +21,11 @@ import {
  * One storage contract, every engine: the same tests and the same expected values run against
  * SQLite and PostgreSQL, and a final test compares the two engines' answers to one fixture.
  */
-const LEGS = await engineAvailability('store contract');
+const LEGS = [
+  ...(await engineAvailability('store contract')),
+  // The serving processes' SQLite store: the same engine, its statements on threads.
+  { engine: SQLITE_THREADS_ENGINE, skip: null },
+];
 
 const NOW = Date.UTC(2026, 10, 22, 5, 1, 4, 123);
 
@@ -224,7 +228,7 @@ async function fixtureSnapshot(store: Store) {
 }
 
 for (const { engine, skip } of LEGS) {
-  describe.skipIf(skip !== null)(`Store contract on ${engine.name}`, () => {
+  describe.skipIf(skip !== null)(`Store contract on ${engine.label ?? engine.name}`, () => {
     let handle: TestStore;
     let store: Store;
 

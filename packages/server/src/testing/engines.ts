@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
+import type { SearchLimits } from '../store/sqlite/item-search.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
+import { ThreadedSqliteStore, threadScriptBuilt } from '../store/sqlite/sqlite-threads.js';
 import type { Store } from '../store/types.js';
 import { createTestSchema, postgresUnavailable } from './postgres.js';
 import { announceSkip } from './services.js';
@@ -19,6 +21,8 @@ export interface TestStore {
 
 export interface TestEngine {
   name: EngineName;
+  /** How tests name this leg when it differs from the engine's name. */
+  label?: string;
   /** Why this engine cannot run here, or null. */
   unavailable(): Promise<string | null>;
   open(): Promise<TestStore>;
@@ -60,6 +64,43 @@ export const ENGINES: TestEngine[] = [
     },
   },
 ];
+
+/**
+ * The worker script of the SQLite threads, built (`npm run build`): the test runner runs the
+ * TypeScript sources, which have none.
+ */
+export const BUILT_THREAD_SCRIPT = new URL(
+  '../../dist/store/sqlite/sqlite-thread-worker.js',
+  import.meta.url,
+);
+
+/** A fresh SQLite file behind the thread-backed store of a serving process (sqlite-threads.ts). */
+export async function openThreadedSqlite(
+  options: { timeoutMs?: number; readers?: number; searchLimits?: Partial<SearchLimits> } = {},
+): Promise<TestStore & { store: ThreadedSqliteStore }> {
+  if (!threadScriptBuilt(BUILT_THREAD_SCRIPT)) {
+    throw new Error('packages/server is not built: run `npm run build`');
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-store-'));
+  const file = path.join(dir, 'stockroom.db');
+  const store = await ThreadedSqliteStore.open(file, { ...options, script: BUILT_THREAD_SCRIPT });
+  return {
+    store,
+    url: file,
+    async cleanup() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The store contract's extra leg: SQLite as a server runs it, on threads. */
+export const SQLITE_THREADS_ENGINE: TestEngine = {
+  name: 'sqlite',
+  label: 'sqlite (threads)',
+  unavailable: async () => null,
+  open: () => openThreadedSqlite(),
+};
 
 /**
  * Whether each engine can run, printed once per test file for the skipped ones, so

@@ -72,6 +72,12 @@ const NEEDLES = [
   '4006381333931',
   'zzz',
   'org-b',
+  // Longer than MAX_PHRASE_CHARS: looked up by 12 of their characters, post-filtered whole
+  'drill steel guide',
+  'drill steel guides',
+  'kitchen torch for éclairs',
+  'brass bolt m1 org-a',
+  'steel bolt m12 org-b pack',
   // 1–2 characters: the walk
   '%',
   '_',

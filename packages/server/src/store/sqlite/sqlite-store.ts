@@ -222,6 +222,13 @@ export interface SqliteStoreOptions {
   searchLimits?: Partial<SearchLimits>;
   /** SQLite's page cache, in MiB (DEFAULT_CACHE_MIB unless given). */
   cacheMiB?: number;
+  /**
+   * `reader`: a connection that only reads (a reader thread of sqlite-threads.ts): it refuses
+   * every write (query_only), never indexes the search queue, and reads an organization's
+   * number afresh each time (the writer thread may delete the organization, and a new one
+   * reuse its number). `writer` (the default): everything.
+   */
+  role?: 'reader' | 'writer';
 }
 
 /** The embedded engine: one SQLite file in WAL mode through better-sqlite3. */
@@ -231,6 +238,8 @@ export class SqliteStore implements Store {
   private readonly db: SqliteDatabase;
   private readonly statements = new Map<string, SqliteStatement>();
   private readonly searchLimits: SearchLimits;
+  private readonly reader: boolean;
+  private busyTimeoutMs: number;
   readonly webhooks: SqliteWebhookStore;
   /** Statistics that choose search plans (item-search.ts). */
   private readonly searchStats = {
@@ -250,8 +259,11 @@ export class SqliteStore implements Store {
         `cannot open the SQLite database at ${file}: ${(error as Error).message}`,
       );
     }
-    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-    this.db.pragma('journal_mode = WAL');
+    this.reader = options.role === 'reader';
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+    // A reader opens a file its writer has already put in WAL mode (the mode is kept in it).
+    if (!this.reader) this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
     // A bounded page cache: memory stays flat however many items the file holds; the
@@ -271,6 +283,7 @@ export class SqliteStore implements Store {
     // journal of one statement is bounded by what its transaction wrote before it. (Sorts spill
     // to memory too in this mode: migrate() builds its indexes with files instead.)
     this.db.pragma(`temp_store = ${TEMP_STORE}`);
+    if (this.reader) this.db.pragma('query_only = ON');
     // Bound now: the webhook store works apart from this store's methods (a test counting the
     // calls a request makes wraps those, and the dispatcher's background work is not one).
     this.webhooks = new SqliteWebhookStore({
@@ -293,8 +306,20 @@ export class SqliteStore implements Store {
       | { seq: number }
       | undefined;
     if (!row) return null;
-    this.organizationSeqs.set(organizationId, row.seq);
+    if (!this.reader) this.organizationSeqs.set(organizationId, row.seq);
     return row.seq;
+  }
+
+  /**
+   * How long the next statements wait for another connection's lock before failing with
+   * StoreUnavailableError (busy_timeout). The writer thread sets what is left of each call's
+   * deadline (sqlite-threads.ts).
+   */
+  setBusyTimeout(ms: number): void {
+    const next = Math.max(0, Math.ceil(ms));
+    if (next === this.busyTimeoutMs || !this.db.open) return;
+    this.busyTimeoutMs = next;
+    this.db.pragma(`busy_timeout = ${next}`);
   }
 
   /**
@@ -409,6 +434,10 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
+    if (this.reader) {
+      this.db.close();
+      return;
+    }
     try {
       // A bulk load leaves its rows queued for indexing until its writer closes the store.
       this.indexPendingIfAny();
