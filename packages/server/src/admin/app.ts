@@ -8,6 +8,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import { clientAddressOf, trustFunction, useClientAddress } from '../http/client-address.js';
 import { requestIdOf } from '../http/request-id.js';
 import { OperationError } from '../operations/errors.js';
 import { StoreConflictError, StoreUnavailableError } from '../store/types.js';
@@ -69,10 +70,11 @@ export async function createAdminApp(
   options: AdminAppOptions,
 ): Promise<FastifyInstance> {
   const checkToken = adminTokenCheck(token);
+  const trust = trustFunction(services.config.trustProxy);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: services.config.trustProxy as boolean | string,
+    trustProxy: trust,
     requestIdHeader: false,
     genReqId: requestIdOf,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -108,6 +110,7 @@ export async function createAdminApp(
     },
   });
 
+  useClientAddress(app, trust);
   // JSON bodies only: text/plain (which Fastify parses by default) is refused with 415.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(adminValidator as never);
@@ -131,6 +134,7 @@ export async function createAdminApp(
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
         requestId: request.id,
+        clientAddress: clientAddressOf(request),
       },
       'request',
     );
