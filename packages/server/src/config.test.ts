@@ -23,6 +23,70 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBe(path.resolve('data/stockroom.db'));
   });
 
+  it('reads TRUST_PROXY as true, false, a hop count, or addresses and networks', () => {
+    const read = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
+    expect(read('')).toBe(false);
+    expect(read('false')).toBe(false);
+    expect(read('true')).toBe(true);
+    expect(read('TRUE')).toBe(true);
+    expect(read('1')).toBe(1);
+    expect(read('2')).toBe(2);
+    expect(read('100')).toBe(100);
+    expect(read('10.0.0.5')).toEqual(['10.0.0.5']);
+    expect(read(' 10.0.0.0/8 , fd00::/8,::1, loopback,linklocal,uniquelocal ')).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+      '::1',
+      'loopback',
+      'linklocal',
+      'uniquelocal',
+    ]);
+    expect(read('::ffff:10.0.0.1,0.0.0.0/0,2001:db8::/128')).toEqual([
+      '::ffff:10.0.0.1',
+      '0.0.0.0/0',
+      '2001:db8::/128',
+    ]);
+  });
+
+  it('refuses a TRUST_PROXY it cannot honour, naming the variable, the forms and the fault', () => {
+    const refusals: Array<[string, RegExp]> = [
+      ['0', /a hop count of 0 trusts nothing: use false/],
+      ['101', /a hop count of 101 is more proxies/],
+      ['-1', /"-1" is not an IP address or a CIDR network/],
+      ['1.5', /"1.5" is not an IP address/],
+      ['yes', /"yes" is not an IP address/],
+      ['on', /"on" is not an IP address/],
+      ['10.0.0.256', /"10.0.0.256" is not an IP address/],
+      ['127.1', /"127.1" is not an IP address/],
+      ['0x7f000001', /"0x7f000001" is not an IP address/],
+      ['10.0.0.0/33', /"10.0.0.0\/33" has a prefix length that is not a whole number from 0 to 32/],
+      ['fd00::/129', /"fd00::\/129" has a prefix length .* 0 to 128/],
+      ['10.0.0.0/255.0.0.0', /"10.0.0.0\/255.0.0.0" has a prefix length/],
+      ['10.0.0.0/', /"10.0.0.0\/" has a prefix length/],
+      ['10.0.0.1,,10.0.0.2', /an empty entry/],
+      ['10.0.0.1,', /an empty entry/],
+      ['proxy.internal', /"proxy.internal" is not an IP address/],
+      ['10.0.0.1:8080', /"10.0.0.1:8080" is not an IP address/],
+      ['[::1]', /"\[::1\]" is not an IP address/],
+      ['Loopback', /"Loopback" is not an IP address/],
+    ];
+    for (const [value, reason] of refusals) {
+      let refused: unknown;
+      try {
+        loadConfig({ TRUST_PROXY: value });
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused, value).toBeInstanceOf(ConfigError);
+      const message = (refused as Error).message;
+      expect(message, value).toMatch(
+        /^TRUST_PROXY must be "false" .*"true" .*a hop count from 1 to 100 .*comma-separated proxy addresses and CIDR networks, IPv4 or IPv6 .*loopback, linklocal, uniquelocal name their ranges/,
+      );
+      expect(message, value).toContain(`got "${value}"`);
+      expect(message, value).toMatch(reason);
+    }
+  });
+
   it('reads REDIS_PREFIX', () => {
     expect(loadConfig({ REDIS_PREFIX: 'shop-a:' }).redisPrefix).toBe('shop-a:');
   });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { NAMED_RANGES, parseTrustedEntry, type TrustProxy } from './http/client-address.js';
 import { type DestinationPolicy, parseAllowedNetworks } from './webhooks/destination.js';
 
 /** Every setting the service reads, validated once at boot. */
@@ -26,7 +27,11 @@ export interface Config {
   publicApiUrl: string | undefined;
   publicDocsUrl: string | undefined;
   corsOrigins: '*' | string[];
-  trustProxy: boolean | number | string;
+  /**
+   * Whom to believe about the client address (TRUST_PROXY): no one (false), every hop (true),
+   * the N nearest hops (a number), or hops whose address is in a list (http/client-address.ts).
+   */
+  trustProxy: TrustProxy;
   /**
    * Invalid-key outcomes one client address may have per fixed window before every keyed
    * request from it is refused with RATE_LIMITED until the window ends (AUTH_FAILURE_LIMIT);
@@ -123,11 +128,35 @@ function positiveInt(name: string, raw: string | undefined, fallback: number, ma
   return Number(raw);
 }
 
-function trustProxy(raw: string | undefined): boolean | number | string {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
+export const MAX_TRUSTED_HOPS = 100;
+const TRUST_PROXY_FORMS = `TRUST_PROXY must be "false" (the default: the client is the connection's peer), "true" (trust every hop: the client is the leftmost X-Forwarded-For entry), a hop count from 1 to ${MAX_TRUSTED_HOPS} (the proxies in front of the server, e.g. 1 for one nginx), or comma-separated proxy addresses and CIDR networks, IPv4 or IPv6 (e.g. 10.0.0.5,fd00::/8; ${Object.keys(NAMED_RANGES).join(', ')} name their ranges)`;
+
+/** TRUST_PROXY: refused at start unless it is one of the forms above, each read whole. */
+function trustProxy(raw: string | undefined): TrustProxy {
+  const value = raw?.trim() ?? '';
+  const lower = value.toLowerCase();
+  if (lower === '' || lower === 'false') return false;
+  if (lower === 'true') return true;
+  if (/^\d+$/.test(value)) {
+    if (Number(value) < 1 || Number(value) > MAX_TRUSTED_HOPS) {
+      throw new ConfigError(
+        `${TRUST_PROXY_FORMS}, got "${raw}" (a hop count of ${value}${Number(value) < 1 ? ' trusts nothing: use false' : ' is more proxies than any chain has'})`,
+      );
+    }
+    return Number(value);
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (entries.some((entry) => entry === '')) {
+    throw new ConfigError(`${TRUST_PROXY_FORMS}, got "${raw}" (an empty entry)`);
+  }
+  for (const entry of entries) {
+    try {
+      parseTrustedEntry(entry);
+    } catch (error) {
+      throw new ConfigError(`${TRUST_PROXY_FORMS}, got "${raw}" (${(error as Error).message})`);
+    }
+  }
+  return entries;
 }
 
 const DURATION_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;

@@ -256,6 +256,7 @@ async function startOnce(
         publicDocsUrl: docsUrl,
         publicApiUrl: apiUrl,
         openapi: () => api.swagger(),
+        trustProxy: config.trustProxy,
         // The same process logger; `app` tells its lines from the API's (both log `request`).
         logger: logger ? logger.child({ app: 'docs' }) : false,
       }),

@@ -8,6 +8,12 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import {
+  clientAddressOf,
+  resolveClientAddress,
+  trustFunction,
+  useClientAddress,
+} from '../http/client-address.js';
 import { answerConnect } from '../http/connect.js';
 import { requestIdOf } from '../http/request-id.js';
 import { OperationError } from '../operations/errors.js';
@@ -70,10 +76,11 @@ export async function createAdminApp(
   options: AdminAppOptions,
 ): Promise<FastifyInstance> {
   const checkToken = adminTokenCheck(token);
+  const trust = trustFunction(services.config.trustProxy);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: services.config.trustProxy as boolean | string,
+    trustProxy: trust,
     requestIdHeader: false,
     genReqId: requestIdOf,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -109,6 +116,7 @@ export async function createAdminApp(
     },
   });
 
+  useClientAddress(app, trust);
   // JSON bodies only: text/plain (which Fastify parses by default) is refused with 415.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(adminValidator as never);
@@ -132,6 +140,7 @@ export async function createAdminApp(
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
         requestId: request.id,
+        clientAddress: clientAddressOf(request),
       },
       'request',
     );
@@ -245,7 +254,16 @@ export async function createAdminApp(
     } catch (refused) {
       error = refused as AdminError;
     }
-    app.log.info({ method: 'CONNECT', route: null, status: error.status, requestId }, 'request');
+    app.log.info(
+      {
+        method: 'CONNECT',
+        route: null,
+        status: error.status,
+        requestId,
+        clientAddress: resolveClientAddress(request, trust),
+      },
+      'request',
+    );
     return {
       status: error.status,
       headers: [

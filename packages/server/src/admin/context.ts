@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { iso } from '../cli/output.js';
+import { clientAddressOf } from '../http/client-address.js';
 import { isId } from '../ids.js';
 import { type Actor, adminActor } from '../operations/audit.js';
 import type { Problem } from '../operations/errors.js';
@@ -10,7 +11,7 @@ import { AdminError, invalid } from './errors.js';
 
 /** Who made the change: `admin-api:<client address>`, with the request id in the details. */
 export function actorOf(request: FastifyRequest): Actor {
-  return adminActor(request.ip, request.id);
+  return adminActor(clientAddressOf(request), request.id);
 }
 
 /** ORG in a path: an organization id or slug, as in the CLI. */

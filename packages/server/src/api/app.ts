@@ -12,6 +12,12 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Services } from '../context.js';
+import {
+  clientAddressOf,
+  resolveClientAddress,
+  trustFunction,
+  useClientAddress,
+} from '../http/client-address.js';
 import { answerConnect } from '../http/connect.js';
 import { requestIdOf } from '../http/request-id.js';
 import { maskKeys } from '../keys/format.js';
@@ -132,6 +138,7 @@ function logRequest(
       durationMs: Math.round(reply.elapsedTime * 100) / 100,
       requestId: request.id,
       keyId: request.principal?.key.id ?? null,
+      clientAddress: clientAddressOf(request),
     },
     'request',
   );
@@ -147,11 +154,12 @@ export async function createApiApp(
   services: Services,
   options: ApiAppOptions = {},
 ): Promise<FastifyInstance> {
+  const trust = trustFunction(services.config.trustProxy);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     // One line per request comes from our onResponse hook, with the fields we choose.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: services.config.trustProxy as boolean | string,
+    trustProxy: trust,
     requestIdHeader: false,
     genReqId: requestIdOf,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -234,7 +242,12 @@ export async function createApiApp(
     // A HEAD request gets the headers only, even when refused before it could be read.
     const raw = (error as { rawPacket?: Buffer }).rawPacket;
     const head = raw !== undefined && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
-    app.log.info({ method: null, route: null, status, requestId, reason: error.code }, 'request');
+    // Headers that could not be read name no one: the address is the connection's.
+    const clientAddress = socket.remoteAddress ?? '';
+    app.log.info(
+      { method: null, route: null, status, requestId, reason: error.code, clientAddress },
+      'request',
+    );
     services.metrics.request('unmatched', status, 0);
     const headers = [
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
@@ -256,7 +269,16 @@ export async function createApiApp(
       'METHOD_NOT_ALLOWED',
       'CONNECT is not allowed: the API is not a proxy. It is read-only: use GET or HEAD on its endpoints under /api/v1/.',
     );
-    app.log.info({ method: 'CONNECT', route: null, status: error.status, requestId }, 'request');
+    app.log.info(
+      {
+        method: 'CONNECT',
+        route: null,
+        status: error.status,
+        requestId,
+        clientAddress: resolveClientAddress(request, trust),
+      },
+      'request',
+    );
     services.metrics.request('unmatched', error.status, 0);
     return {
       status: error.status,
@@ -273,6 +295,8 @@ export async function createApiApp(
       body: JSON.stringify(errorBody(error, requestId, services.publicDocsUrl)),
     };
   });
+
+  useClientAddress(app, trust);
 
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'querystring'

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../context.js';
+import { clientAddressOf } from '../http/client-address.js';
 import { hashKey, isWellFormedKey } from '../keys/format.js';
 import type { ApiKeyRecord, KeyContext, Organization } from '../store/types.js';
 import { isoTime } from '../time.js';
@@ -182,7 +183,8 @@ export function authenticate(services: Services) {
       key = extractKey(request);
     } catch (error) {
       // A malformed Authorization header is an invalid key too; a missing key is not.
-      if ((error as ApiError).code === 'INVALID_API_KEY') services.authFailures?.fail(request.ip);
+      if ((error as ApiError).code === 'INVALID_API_KEY')
+        services.authFailures?.fail(clientAddressOf(request));
       throw error;
     }
     const wellFormed = isWellFormedKey(key);
@@ -194,7 +196,7 @@ export function authenticate(services: Services) {
     // window: a quiet server pays nothing for the throttle.
     const throttle = services.authFailures;
     if (throttle !== null && !throttle.idle && (hash === null || !services.keys.vouchesFor(hash))) {
-      const retryAfter = throttle.retryAfter(request.ip);
+      const retryAfter = throttle.retryAfter(clientAddressOf(request));
       if (retryAfter > 0) {
         services.metrics.rateLimited('auth_failures');
         throw new ApiError(
@@ -217,7 +219,7 @@ export function authenticate(services: Services) {
 
   /** INVALID_API_KEY, counted against the client address (AUTH_FAILURE_LIMIT). */
   function invalidKey(request: FastifyRequest): ApiError {
-    services.authFailures?.fail(request.ip);
+    services.authFailures?.fail(clientAddressOf(request));
     return new ApiError('INVALID_API_KEY', INVALID_KEY_MESSAGE);
   }
 

@@ -8,6 +8,13 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
+import {
+  clientAddressOf,
+  resolveClientAddress,
+  type TrustProxy,
+  trustFunction,
+  useClientAddress,
+} from '../http/client-address.js';
 import { answerConnect } from '../http/connect.js';
 import {
   type ContentEncoding,
@@ -37,6 +44,8 @@ export interface DocsAppOptions {
   openapi: () => unknown;
   /** The process logger: one line per request, and errors. None when omitted. */
   logger?: FastifyBaseLogger | false;
+  /** TRUST_PROXY: whose X-Forwarded-For names the client of a log line; no one by default. */
+  trustProxy?: TrustProxy;
 }
 
 const ALLOW = 'GET, HEAD';
@@ -95,6 +104,7 @@ function logRequest(request: FastifyRequest, status: number, durationMs: number)
       status,
       durationMs: Math.round(durationMs * 100) / 100,
       requestId: request.id,
+      clientAddress: clientAddressOf(request),
     },
     'request',
   );
@@ -222,10 +232,12 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
   const notFound = (request: FastifyRequest, reply: FastifyReply, locale: Locale = 'en') =>
     errorPage(request, reply, 'notFound', locale);
 
+  const trust = trustFunction(options.trustProxy ?? false);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     // One line per request comes from our onResponse hook, with the fields we choose.
     logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: trust,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     // Node's default, explicit (as on the API host): request line and headers, 16 KiB in all.
     http: { maxHeaderSize: 16_384 },
@@ -250,7 +262,16 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
             ? 'The request line and headers are larger than this host accepts (16 KiB in all).\n'
             : 'The request is not valid HTTP/1.1 and could not be read.\n';
       const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-      app.log.info({ method: null, route: null, status, reason: error.code }, 'request');
+      app.log.info(
+        {
+          method: null,
+          route: null,
+          status,
+          reason: error.code,
+          clientAddress: socket.remoteAddress ?? '',
+        },
+        'request',
+      );
       socket.end(
         [
           `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
@@ -288,6 +309,8 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
       .type('text/plain; charset=utf-8')
       .send(`Method ${request.method} is not allowed here; the docs host answers ${ALLOW}.\n`);
 
+  useClientAddress(app, trust);
+
   app.addHook('onRequest', (request, reply, done) => {
     commonHeaders(reply);
     // Refused before any body is read: a POST of malformed or oversized JSON is a 405 here, not
@@ -300,8 +323,16 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
   });
 
   // CONNECT never reaches Fastify (http/connect.ts): the same 405 as any other refused method.
-  answerConnect(app.server, () => {
-    app.log.info({ method: 'CONNECT', route: null, status: 405 }, 'request');
+  answerConnect(app.server, (request) => {
+    app.log.info(
+      {
+        method: 'CONNECT',
+        route: null,
+        status: 405,
+        clientAddress: resolveClientAddress(request, trust),
+      },
+      'request',
+    );
     return {
       status: 405,
       headers: [
