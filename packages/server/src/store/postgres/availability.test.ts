@@ -125,6 +125,22 @@ describe('DatabaseAvailability', () => {
     ]);
   });
 
+  it('does not call it back on an operation that began before the outage and answered after', () => {
+    let now = 0;
+    const { lines, log } = recorder();
+    const availability = new DatabaseAvailability('h:1', () => now);
+    availability.setLog(log);
+    availability.succeeded(0);
+    now = 10;
+    availability.failed(shutdown, 10);
+    now = 11;
+    availability.succeeded(9);
+    expect(availability.down).toBe(true);
+    availability.succeeded(11);
+    expect(availability.down).toBe(false);
+    expect(lines).toHaveLength(2);
+  });
+
   it('stays quiet before the first success (the start retry speaks then)', () => {
     const { lines, log } = recorder();
     const availability = new DatabaseAvailability('h:1');

@@ -50,8 +50,11 @@ export class DatabaseAvailability {
     );
   }
 
-  /** An operation succeeded: the database is reachable. */
-  succeeded(): void {
+  /**
+   * An operation started at `startedAt` succeeded: the database is reachable. One that began
+   * before the outage did (answered just before the connection broke) proves nothing.
+   */
+  succeeded(startedAt: number = this.now()): void {
     const outage = this.outage;
     if (outage === null) {
       if (!this.everUp) {
@@ -60,6 +63,7 @@ export class DatabaseAvailability {
       }
       return;
     }
+    if (startedAt < outage.since) return;
     this.outage = null;
     this.upSince = this.now();
     const downForMs = this.upSince - outage.since;

@@ -124,6 +124,8 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly scanBudget: number;
   private readonly deleteBatchSize: number;
+  /** How long one cursor step may take: the pool's own client-side deadline (pool.ts). */
+  private readonly readDeadlineMs: number;
   readonly webhooks: PostgresWebhookStore;
   /** Whether the database is reachable; logs when it goes away and when it is back. */
   readonly availability: DatabaseAvailability;
@@ -142,6 +144,8 @@ export class PostgresStore implements Store {
     });
     this.scanBudget = options.scanBudget ?? DEFAULT_SCAN_BUDGET;
     this.deleteBatchSize = options.deleteBatchSize ?? DELETE_BATCH;
+    const timeoutMs = options.timeoutMs ?? 5000;
+    this.readDeadlineMs = timeoutMs + Math.max(timeoutMs, 1000);
   }
 
   private run<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
@@ -498,20 +502,41 @@ export class PostgresStore implements Store {
   private async *cursorRows(sql: string, params: unknown[]): AsyncGenerator<Row[]> {
     if (this.pool.ended) throw new StoreUnavailableError('the database connection is closed');
     const startedAt = Date.now();
-    const client = await this.pool.connect().catch((error: unknown) => {
-      this.availability.failed(error, startedAt);
-      throw toStoreError(error);
-    });
+    // A client broken while idle may still be handed out once (its connection ended without
+    // an error event): it is discarded, and another one taken.
+    let client: pg.PoolClient | null = null;
+    for (let attempt = 0; client === null; attempt++) {
+      const candidate = await this.pool.connect().catch((error: unknown) => {
+        this.availability.failed(error, startedAt);
+        throw toStoreError(error);
+      });
+      if (isQueryable(candidate)) client = candidate;
+      else {
+        candidate.release(true);
+        if (attempt >= 2) {
+          const error = new Error('Connection terminated unexpectedly');
+          this.availability.failed(error, startedAt);
+          throw toStoreError(error);
+        }
+      }
+    }
     const cursor = client.query(new Cursor<Row>(sql, params, { types: ROW_TYPES }));
     let broken = false;
     try {
       for (;;) {
-        const rows = await cursor.read(LIST_SLICE_ROWS).catch((error: unknown) => {
+        // Bounded here too: a cursor on a connection that broke at the wrong moment was seen
+        // never to settle (the server gone, no error delivered to it), holding its request
+        // and its connection forever.
+        const rows = await untilBroken(
+          cursor.read(LIST_SLICE_ROWS),
+          client,
+          this.readDeadlineMs,
+        ).catch((error: unknown) => {
           broken = true;
           this.availability.failed(error, startedAt);
           throw toStoreError(error);
         });
-        this.availability.succeeded();
+        this.availability.succeeded(startedAt);
         if (rows.length > 0) yield rows;
         if (rows.length < LIST_SLICE_ROWS) return;
         await nextTurn();
@@ -520,7 +545,7 @@ export class PostgresStore implements Store {
       // The portal is closed before the connection goes back. On a broken connection nothing
       // would ever answer the close (pg-cursor waits for ReadyForQuery): skip it.
       if (!broken && isQueryable(client)) {
-        await closeCursor(cursor, client).catch(() => {
+        await untilBroken(cursor.close(), client, this.readDeadlineMs).catch(() => {
           broken = true;
         });
       }
@@ -872,7 +897,7 @@ async function runOn<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Pro
   const startedAt = Date.now();
   try {
     const result = await work(pool);
-    availability?.succeeded();
+    availability?.succeeded(startedAt);
     return result;
   } catch (error) {
     availability?.failed(error, startedAt);
@@ -882,32 +907,43 @@ async function runOn<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Pro
 
 /** Whether node-postgres still considers the connection usable (its `_queryable` flag). */
 function isQueryable(client: pg.PoolClient): boolean {
-  const state = client as unknown as { _queryable?: boolean; _ending?: boolean };
-  return state._queryable !== false && state._ending !== true;
+  const state = client as unknown as { _queryable?: boolean; _ending?: boolean; _ended?: boolean };
+  return state._queryable !== false && state._ending !== true && state._ended !== true;
 }
 
 /**
- * Closes a cursor's portal, or fails when the connection breaks first: pg-cursor's close waits
- * for the server's ReadyForQuery, which a connection that dies meanwhile never delivers.
+ * `work` on `client`, or a StoreUnavailableError when the connection breaks first or nothing
+ * settles within `deadlineMs`: pg-cursor waits for the server's answer (its rows, or the
+ * ReadyForQuery after a close), which a connection that dies meanwhile never delivers.
  */
-function closeCursor(cursor: Cursor<Row>, client: pg.PoolClient): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const onGone = () => {
+function untilBroken<T>(work: Promise<T>, client: pg.PoolClient, deadlineMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const settle = () => {
+      clearTimeout(timer);
       client.off('error', onGone);
       client.off('end', onGone);
-      reject(new StoreUnavailableError('the connection broke while closing a cursor'));
     };
+    const onGone = () => {
+      settle();
+      reject(
+        new StoreUnavailableError('the database connection broke', {
+          cause: new Error('Connection terminated unexpectedly'),
+        }),
+      );
+    };
+    const timer = setTimeout(() => {
+      settle();
+      reject(new StoreUnavailableError('the database did not answer within its deadline'));
+    }, deadlineMs);
     client.once('error', onGone);
     client.once('end', onGone);
-    cursor.close().then(
-      () => {
-        client.off('error', onGone);
-        client.off('end', onGone);
-        resolve();
+    work.then(
+      (value) => {
+        settle();
+        resolve(value);
       },
       (error: unknown) => {
-        client.off('error', onGone);
-        client.off('end', onGone);
+        settle();
         reject(error);
       },
     );
