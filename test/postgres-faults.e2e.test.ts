@@ -388,3 +388,49 @@ describe.skipIf(skip)('a server started while PostgreSQL is down', () => {
     });
   }
 });
+
+describe.skipIf(skip)('a worker replaced while PostgreSQL is down', () => {
+  it('waits with the retry line instead of failing in a loop, and is ready once it is up', async () => {
+    await cluster.start().catch(() => {});
+    const server = await startServeProcess(serveEnv(), ['--workers', '2']);
+    processes.push(server);
+    const [victim, survivor] = await childPids(server.pid);
+    await cluster.stop('fast');
+    process.kill(victim as number, 'SIGKILL');
+    await until(
+      async () => {
+        const pids = await childPids(server.pid);
+        return pids.length === 2 && !pids.includes(victim as number);
+      },
+      10_000,
+      'a replacement worker',
+    );
+    const replacement = (await childPids(server.pid)).find((pid) => pid !== survivor) as number;
+    const retry = /database unreachable at 127\.0\.0\.1:\d+ \(ECONNREFUSED\), retrying every 2 s/;
+    await until(
+      () => linesPerPid(server.lines, retry).get(replacement) === 1,
+      15_000,
+      () => `the replacement's retry line; so far:\n${server.lines.join('\n')}`,
+    );
+    // It keeps waiting: the same process, no failed start, nothing else replaced.
+    const waitingSince = Date.now();
+    await until(() => Date.now() - waitingSince > 4500, 6000, 'a few retries');
+    expect((await childPids(server.pid)).sort()).toEqual([survivor, replacement].sort());
+    expect(server.lines.filter((line) => /failed to start/.test(line))).toEqual([]);
+    expect(linesPerPid(server.lines, retry).get(replacement)).toBe(1);
+    await cluster.start();
+    // The replacement gets through (its line at warn level), then serves beside the survivor.
+    await until(
+      () => linesPerPid(server.lines, /database reachable at/).get(replacement) === 1,
+      15_000,
+      () => `the replacement reaching the database; so far:\n${server.lines.join('\n')}`,
+    );
+    expect((await childPids(server.pid)).sort()).toEqual([survivor, replacement].sort());
+    expect(
+      await status(`${server.apiUrl}/api/v1/inventory/items?limit=1`, {
+        'x-api-key': fixture.key,
+      }),
+    ).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+  });
+});

@@ -9,6 +9,7 @@ import { KeyUsageRecorder } from './keys/usage.js';
 import { KeyVerifier } from './keys/verifier.js';
 import { type Metrics, NO_METRICS, PrometheusMetrics } from './metrics/metrics.js';
 import { openStore } from './store/open.js';
+import { connectionLossCode } from './store/postgres/errors.js';
 import { type Store, StoreUnavailableError } from './store/types.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -53,11 +54,16 @@ export async function createServices(config: Config, options: ServiceOptions): P
     timeoutMs: config.databaseTimeoutMs,
   });
   store.availability?.setLog(options.logger ?? null);
-  // While the database is away, the background jobs' failures (webhook polls, key-usage
-  // flushes, tombstone purges) go to debug: the outage has its own two lines.
-  const duringOutage = (object: Record<string, unknown> | { err?: unknown }) =>
-    store.availability?.down === true &&
-    (object as { err?: unknown }).err instanceof StoreUnavailableError;
+  // While the database is away (or not reached yet, at a start), the background jobs' failures
+  // (webhook polls, key-usage flushes, tombstone purges) go to debug: the outage has its own
+  // two lines, and a start its retry line.
+  const duringOutage = (object: Record<string, unknown> | { err?: unknown }) => {
+    const error = (object as { err?: unknown }).err;
+    return (
+      error instanceof StoreUnavailableError &&
+      (store.availability?.down === true || connectionLossCode(error) !== null)
+    );
+  };
   const log = {
     warn: (object: Record<string, unknown>, message: string) =>
       duringOutage(object)
