@@ -10,6 +10,7 @@ import { MemoryRateLimiter } from './keys/rate-limit.js';
 import { ClusterMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics/cluster.js';
 import { startMetricsServer } from './metrics/server.js';
 import { openStore } from './store/open.js';
+import { migrateWhenReachable } from './store/start-retry.js';
 
 /**
  * `serve --workers N|auto`: N API processes through node:cluster, sharing the ports. Every
@@ -126,7 +127,8 @@ export async function runPrimary(
   });
   let demo: DemoSeed | null = null;
   try {
-    await store.migrate();
+    // On PostgreSQL, waits while the database is unreachable (start-retry.ts).
+    await migrateWhenReachable(store, { log: logger });
     if (
       options.demo &&
       config.nodeEnv !== 'production' &&

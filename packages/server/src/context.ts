@@ -9,7 +9,8 @@ import { KeyUsageRecorder } from './keys/usage.js';
 import { KeyVerifier } from './keys/verifier.js';
 import { type Metrics, NO_METRICS, PrometheusMetrics } from './metrics/metrics.js';
 import { openStore } from './store/open.js';
-import type { Store } from './store/types.js';
+import { connectionLossCode } from './store/postgres/errors.js';
+import { type Store, StoreUnavailableError } from './store/types.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 /** The services a server process builds once at boot and shares with every request. */
@@ -60,9 +61,22 @@ export async function createServices(config: Config, options: ServiceOptions): P
     onThreadLost: (info) =>
       options.logger?.warn(info, 'a SQLite thread was replaced; its calls answered 503'),
   });
+  store.availability?.setLog(options.logger ?? null);
+  // While the database is away (or not reached yet, at a start), the background jobs' failures
+  // (webhook polls, key-usage flushes, tombstone purges) go to debug: the outage has its own
+  // two lines, and a start its retry line.
+  const duringOutage = (object: Record<string, unknown> | { err?: unknown }) => {
+    const error = (object as { err?: unknown }).err;
+    return (
+      error instanceof StoreUnavailableError &&
+      (store.availability?.down === true || connectionLossCode(error) !== null)
+    );
+  };
   const log = {
     warn: (object: Record<string, unknown>, message: string) =>
-      options.logger?.warn(object, message),
+      duringOutage(object)
+        ? options.logger?.debug(object, message)
+        : options.logger?.warn(object, message),
     info: (object: Record<string, unknown>, message: string) =>
       options.logger?.info(object, message),
   };
@@ -73,10 +87,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
     options.primary ? { primary: options.primary } : {},
   );
   const usage = new KeyUsageRecorder(store, 5_000, (error) =>
-    options.logger?.warn({ err: error }, 'could not record key usage'),
+    log.warn({ err: error }, 'could not record key usage'),
   );
   const purger = new TombstonePurger(store, config.syncRetentionMs, (error) =>
-    options.logger?.warn({ err: error }, 'could not drop expired tombstones'),
+    log.warn({ err: error }, 'could not drop expired tombstones'),
   );
   const limit = config.authFailureLimit;
   const metrics = config.metricsPort === null ? NO_METRICS : new PrometheusMetrics(store);

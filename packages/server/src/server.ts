@@ -23,6 +23,7 @@ import { answerMetricsRequests } from './metrics/cluster.js';
 import { PrometheusMetrics } from './metrics/metrics.js';
 import { type MetricsServer, startMetricsServer } from './metrics/server.js';
 import { acquireServeLock, type ServeLock } from './serve-lock.js';
+import { migrateWhenReachable } from './store/start-retry.js';
 
 export const DOCS_DIR = fileURLToPath(new URL('../../../docs', import.meta.url));
 
@@ -224,7 +225,9 @@ async function startOnce(
   // listens): a process that could not start must not keep serving one of its hosts.
   const apps: FastifyInstance[] = [];
   try {
-    await services.store.migrate();
+    // On PostgreSQL, waits while the database is unreachable (start-retry.ts): the ports open
+    // once the schema is migrated, so nothing is served from an unknown schema.
+    await migrateWhenReachable(services.store, { log: logger || null });
     services.webhooks?.start();
     // After the migration: on a fresh database its table does not exist before.
     services.tombstones.start();

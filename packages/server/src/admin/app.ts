@@ -281,7 +281,12 @@ export async function createAdminApp(
     if (error instanceof AdminError) return send(request, reply, error);
     if (error instanceof OperationError) return send(request, reply, problemError(error.problem));
     if (error instanceof StoreUnavailableError) {
-      request.log.warn({ err: error }, 'database unavailable');
+      const outage = services.store.availability;
+      if (outage?.down) {
+        // The outage has its own two lines (went away, is back, with this count): none per request.
+        outage.requestFailed();
+        request.log.debug({ err: error }, 'database unavailable');
+      } else request.log.warn({ err: error }, 'database unavailable');
       return send(
         request,
         reply,

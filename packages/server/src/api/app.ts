@@ -414,12 +414,19 @@ export async function createApiApp(
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
     if (error instanceof ApiError) return sendError(services, request, reply, error);
     if (error instanceof StoreUnavailableError || error instanceof RateLimiterUnavailableError) {
-      request.log.warn(
-        { err: error },
-        error instanceof StoreUnavailableError
-          ? 'database unavailable'
-          : 'rate limiter unavailable',
-      );
+      const outage = services.store.availability;
+      if (error instanceof StoreUnavailableError && outage?.down) {
+        // The outage has its own two lines (went away, is back, with this count): none per request.
+        outage.requestFailed();
+        request.log.debug({ err: error }, 'database unavailable');
+      } else {
+        request.log.warn(
+          { err: error },
+          error instanceof StoreUnavailableError
+            ? 'database unavailable'
+            : 'rate limiter unavailable',
+        );
+      }
       return sendError(
         services,
         request,

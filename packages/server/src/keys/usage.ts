@@ -28,6 +28,10 @@ export class KeyUsageRecorder {
     try {
       await this.store.recordKeyUse(batch);
     } catch (error) {
+      // Kept for the next flush (the database may be back by then), unless newer uses came in.
+      for (const [keyId, at] of batch) {
+        if ((this.pending.get(keyId) ?? -1) < at) this.pending.set(keyId, at);
+      }
       this.onError(error);
     }
   }

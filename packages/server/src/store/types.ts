@@ -357,10 +357,26 @@ export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
 }
 
+/** See Store.availability (store/postgres/availability.ts). */
+export interface StoreAvailability {
+  /** host:port of the database, for log lines. */
+  readonly target: string;
+  readonly down: boolean;
+  /** Counts a request answered 503 because of the database (reported when it is back). */
+  requestFailed(): void;
+  /** Where its two log lines go. */
+  setLog(log: { warn(object: Record<string, unknown>, message: string): void } | null): void;
+}
+
 export interface Store {
   readonly engine: 'sqlite' | 'postgres';
   /** Connections of an engine with a pool (PostgreSQL), for metrics; absent on SQLite. */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * Whether the database is reachable, as this process finds it (PostgreSQL; absent on
+   * SQLite): it logs one line when the database goes away and one when it is back.
+   */
+  readonly availability?: StoreAvailability;
   /** Applies pending migrations; returns the names of those it applied. */
   migrate(): Promise<string[]>;
   ping(): Promise<void>;

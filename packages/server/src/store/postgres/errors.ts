@@ -32,15 +32,47 @@ export function isUnavailable(error: unknown): boolean {
   return error instanceof Error && POOL_MESSAGES.test(error.message);
 }
 
+/** Server-side codes meaning the connection is gone or refused: shutdown, starting up. */
+const LOSS_CODES = new Set(['57P01', '57P02', '57P03']);
+/** node-postgres' messages for a connection that broke (no code). */
+const LOSS_MESSAGES =
+  /Connection terminated|connection error and is not queryable|Client was closed and is not queryable/i;
+
+/**
+ * A short reason when `error` means the database cannot be reached at all (refused, reset,
+ * shut down, starting up, the connection broke), null otherwise: a statement past its deadline,
+ * a lock not granted or a serialization failure are not an outage. Looks through a
+ * StoreUnavailableError at the driver error it wraps (`cause`).
+ */
+export function connectionLossCode(error: unknown): string | null {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (NETWORK_CODES.has(code) || LOSS_CODES.has(code) || code.startsWith('08')) return code;
+    }
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === 'string' && LOSS_MESSAGES.test(message)) return 'connection lost';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 /** Turns a driver error into the store's error types; anything else passes through unchanged. */
 export function toStoreError(error: unknown): unknown {
   if (error instanceof StoreUnavailableError || error instanceof StoreConflictError) return error;
   if (isUnavailable(error)) {
     const code = (error as { code?: string }).code;
     if (code === '57014' || (error as Error | null)?.message === 'Query read timeout') {
-      return new StoreUnavailableError('the database did not answer within its deadline');
+      return new StoreUnavailableError('the database did not answer within its deadline', {
+        cause: error,
+      });
     }
-    return new StoreUnavailableError(`the database is unavailable: ${(error as Error).message}`);
+    return new StoreUnavailableError(`the database is unavailable: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return error;
 }

@@ -67,5 +67,13 @@ export function createPool(connectionString: string, options: PostgresOptions = 
   // An idle connection that breaks (server restart) emits 'error' on the pool; without a
   // listener that would crash the process. The next query reports the outage instead.
   pool.on('error', () => {});
+  // A connection checked out of the pool (a transaction, a cursor, a migration) has no pool
+  // listener while out: when the server goes away between two of its statements, the client
+  // emits 'error' with no statement to fail, and without this listener the process would
+  // exit (an unhandled ECONNRESET, or 57P01 at `pg_ctl -m fast stop`). The client is marked
+  // not queryable: its next statement fails (503), and the pool discards it when released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }

@@ -26,6 +26,7 @@ import {
   StoreUnavailableError,
   type User,
 } from '../types.js';
+import { DatabaseAvailability, databaseTarget } from './availability.js';
 import { isUniqueViolation, toStoreError } from './errors.js';
 import { changeListStatement, itemListStatement, type Statement } from './item-query.js';
 import { migrate } from './migrate.js';
@@ -98,6 +99,12 @@ const COUNT_RATE_LIMIT_HIT = prepared(
    RETURNING hits`,
 );
 
+/** How long `ping` waits for the database (readiness and health must never hang). */
+const PING_TIMEOUT_MS = 1000;
+
+/** Each pool's availability tracker (runOn reports every operation's outcome to it). */
+const availabilityOf = new WeakMap<pg.Pool, DatabaseAvailability>();
+
 /** Thrown inside a transaction to roll it back while keeping the computed outcomes. */
 class Rollback extends Error {}
 
@@ -117,10 +124,16 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly scanBudget: number;
   private readonly deleteBatchSize: number;
+  /** How long one cursor step may take: the pool's own client-side deadline (pool.ts). */
+  private readonly readDeadlineMs: number;
   readonly webhooks: PostgresWebhookStore;
+  /** Whether the database is reachable; logs when it goes away and when it is back. */
+  readonly availability: DatabaseAvailability;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     this.pool = createPool(connectionString, options);
+    this.availability = new DatabaseAvailability(databaseTarget(connectionString));
+    availabilityOf.set(this.pool, this.availability);
     // On the pool itself: the webhook store works apart from this store's methods, helpers
     // included (a test counting the calls a request makes wraps every method of the instance,
     // and the dispatcher's background polls are not a request's calls).
@@ -131,6 +144,8 @@ export class PostgresStore implements Store {
     });
     this.scanBudget = options.scanBudget ?? DEFAULT_SCAN_BUDGET;
     this.deleteBatchSize = options.deleteBatchSize ?? DELETE_BATCH;
+    const timeoutMs = options.timeoutMs ?? 5000;
+    this.readDeadlineMs = timeoutMs + Math.max(timeoutMs, 1000);
   }
 
   private run<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
@@ -156,8 +171,31 @@ export class PostgresStore implements Store {
     });
   }
 
+  /**
+   * Fails within PING_TIMEOUT_MS when the database does not answer (a refused connection fails
+   * at once): readiness and health probes build on it and must never hang.
+   */
   async ping(): Promise<void> {
-    await this.rows('SELECT 1');
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new StoreUnavailableError(
+              `the database did not answer within ${PING_TIMEOUT_MS} ms (${this.availability.target})`,
+            ),
+          ),
+        PING_TIMEOUT_MS,
+      );
+    });
+    const query = this.rows('SELECT 1');
+    // The query goes on past the deadline (bounded by the pool's own); its outcome is unused.
+    query.catch(() => {});
+    try {
+      await Promise.race([query, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {
@@ -463,28 +501,56 @@ export class PostgresStore implements Store {
    */
   private async *cursorRows(sql: string, params: unknown[]): AsyncGenerator<Row[]> {
     if (this.pool.ended) throw new StoreUnavailableError('the database connection is closed');
-    const client = await this.pool.connect().catch((error: unknown) => {
-      throw toStoreError(error);
-    });
+    const startedAt = Date.now();
+    // A client broken while idle may still be handed out once (its connection ended without
+    // an error event): it is discarded, and another one taken.
+    let client: pg.PoolClient | null = null;
+    for (let attempt = 0; client === null; attempt++) {
+      const candidate = await this.pool.connect().catch((error: unknown) => {
+        this.availability.failed(error, startedAt);
+        throw toStoreError(error);
+      });
+      if (isQueryable(candidate)) client = candidate;
+      else {
+        candidate.release(true);
+        if (attempt >= 2) {
+          const error = new Error('Connection terminated unexpectedly');
+          this.availability.failed(error, startedAt);
+          throw toStoreError(error);
+        }
+      }
+    }
     const cursor = client.query(new Cursor<Row>(sql, params, { types: ROW_TYPES }));
     let broken = false;
     try {
       for (;;) {
-        const rows = await cursor.read(LIST_SLICE_ROWS).catch((error: unknown) => {
+        // Bounded here too: a cursor on a connection that broke at the wrong moment was seen
+        // never to settle (the server gone, no error delivered to it), holding its request
+        // and its connection forever.
+        const rows = await untilBroken(
+          cursor.read(LIST_SLICE_ROWS),
+          client,
+          this.readDeadlineMs,
+        ).catch((error: unknown) => {
           broken = true;
+          this.availability.failed(error, startedAt);
           throw toStoreError(error);
         });
+        this.availability.succeeded(startedAt);
         if (rows.length > 0) yield rows;
         if (rows.length < LIST_SLICE_ROWS) return;
         await nextTurn();
       }
     } finally {
-      // The portal is closed before the connection goes back.
-      await cursor.close().catch(() => {
-        broken = true;
-      });
+      // The portal is closed before the connection goes back. On a broken connection nothing
+      // would ever answer the close (pg-cursor waits for ReadyForQuery): skip it.
+      if (!broken && isQueryable(client)) {
+        await untilBroken(cursor.close(), client, this.readDeadlineMs).catch(() => {
+          broken = true;
+        });
+      }
       disarmReadTimeout(cursor);
-      client.release(broken);
+      client.release(broken || !isQueryable(client));
     }
   }
 
@@ -821,14 +887,67 @@ async function takeChangeSeqs(
   return seqs;
 }
 
-/** Runs database work, turning outages and deadlines into StoreUnavailableError (503). */
+/**
+ * Runs database work, turning outages and deadlines into StoreUnavailableError (503), and
+ * telling the pool's availability tracker whether the database answered.
+ */
 async function runOn<T>(pool: pg.Pool, work: (db: Queryable) => Promise<T>): Promise<T> {
   if (pool.ended) throw new StoreUnavailableError('the database connection is closed');
+  const availability = availabilityOf.get(pool);
+  const startedAt = Date.now();
   try {
-    return await work(pool);
+    const result = await work(pool);
+    availability?.succeeded(startedAt);
+    return result;
   } catch (error) {
+    availability?.failed(error, startedAt);
     throw toStoreError(error);
   }
+}
+
+/** Whether node-postgres still considers the connection usable (its `_queryable` flag). */
+function isQueryable(client: pg.PoolClient): boolean {
+  const state = client as unknown as { _queryable?: boolean; _ending?: boolean; _ended?: boolean };
+  return state._queryable !== false && state._ending !== true && state._ended !== true;
+}
+
+/**
+ * `work` on `client`, or a StoreUnavailableError when the connection breaks first or nothing
+ * settles within `deadlineMs`: pg-cursor waits for the server's answer (its rows, or the
+ * ReadyForQuery after a close), which a connection that dies meanwhile never delivers.
+ */
+function untilBroken<T>(work: Promise<T>, client: pg.PoolClient, deadlineMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const settle = () => {
+      clearTimeout(timer);
+      client.off('error', onGone);
+      client.off('end', onGone);
+    };
+    const onGone = () => {
+      settle();
+      reject(
+        new StoreUnavailableError('the database connection broke', {
+          cause: new Error('Connection terminated unexpectedly'),
+        }),
+      );
+    };
+    const timer = setTimeout(() => {
+      settle();
+      reject(new StoreUnavailableError('the database did not answer within its deadline'));
+    }, deadlineMs);
+    client.once('error', onGone);
+    client.once('end', onGone);
+    work.then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
+  });
 }
 
 /**
