@@ -1,4 +1,7 @@
 import path from 'node:path';
+import { parseDuration, parseDurationMs } from './domain/duration.js';
+import { DomainError } from './domain/errors.js';
+import { parseRateLimit } from './domain/rate-limit-spec.js';
 import { NAMED_RANGES, parseTrustedEntry, type TrustProxy } from './http/client-address.js';
 import { type DestinationPolicy, parseAllowedNetworks } from './webhooks/destination.js';
 
@@ -159,23 +162,37 @@ function trustProxy(raw: string | undefined): TrustProxy {
   return entries;
 }
 
-const DURATION_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
 export const DEFAULT_AUTH_FAILURE_LIMIT = '30/1m';
 
-/** `MAX/DURATION` (`30/1m`) or `none`: how many invalid keys an address may send per window. */
+/**
+ * `MAX/DURATION` (`30/1m`) or `none`: how many invalid keys an address may send per window.
+ * Tighter than a key's rate limit: a window of at most a day, a MAX below a billion.
+ */
 function authFailureLimit(raw: string | undefined): { max: number; windowSeconds: number } | null {
   const value = raw === undefined || raw === '' ? DEFAULT_AUTH_FAILURE_LIMIT : raw;
   if (value === 'none') return null;
-  const match = /^([1-9]\d{0,8})\/([1-9]\d{0,6})([smhd])$/.exec(value);
-  const windowSeconds = match
-    ? Number(match[2]) * DURATION_SECONDS[match[3] as keyof typeof DURATION_SECONDS]
-    : 0;
-  if (!match || windowSeconds > 86_400) {
+  const limit = readSetting(() => parseRateLimit(value));
+  if (
+    limit === null ||
+    limit === 'none' ||
+    limit.max > 999_999_999 ||
+    limit.windowSeconds > 86_400
+  ) {
     throw new ConfigError(
       `AUTH_FAILURE_LIMIT must be MAX/DURATION (invalid keys per client address and window, a window of at most 1d, e.g. ${DEFAULT_AUTH_FAILURE_LIMIT}) or "none", got "${value}"`,
     );
   }
-  return { max: Number(match[1]), windowSeconds };
+  return limit;
+}
+
+/** A value read by one of the domain's parsers, or null where it breaks the rule. */
+function readSetting<T>(parse: () => T): T | null {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof DomainError) return null;
+    throw error;
+  }
 }
 
 export const DEFAULT_SYNC_RETENTION = '30d';
@@ -184,11 +201,8 @@ const MAX_SYNC_RETENTION_DAYS = 3650;
 /** SYNC_RETENTION: a DURATION (`30d`, `12h`) from 1 minute to 10 years; returns ms. */
 function syncRetention(raw: string | undefined): number {
   const value = raw === undefined || raw === '' ? DEFAULT_SYNC_RETENTION : raw;
-  const match = /^([1-9]\d{0,6})([smhd])$/.exec(value);
-  const seconds = match
-    ? Number(match[1]) * DURATION_SECONDS[match[2] as keyof typeof DURATION_SECONDS]
-    : 0;
-  if (!match || seconds < 60 || seconds > MAX_SYNC_RETENTION_DAYS * 86_400) {
+  const seconds = readSetting(() => parseDuration(value));
+  if (seconds === null || seconds < 60 || seconds > MAX_SYNC_RETENTION_DAYS * 86_400) {
     throw new ConfigError(
       `SYNC_RETENTION must be a duration from 1m to ${MAX_SYNC_RETENTION_DAYS}d such as ${DEFAULT_SYNC_RETENTION} or 12h (how long deleted items are remembered for sync), got "${value}"`,
     );
@@ -197,12 +211,10 @@ function syncRetention(raw: string | undefined): number {
 }
 
 export const DEFAULT_WEBHOOK_RETRY_DELAYS = '30s,2m,10m,1h,3h,6h,12h,24h';
-const MS_PER_UNIT = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** A duration with a unit (`250ms`, `30s`, `2m`, `1h`, `1d`) in ms, or null when unreadable. */
 function durationMs(value: string): number | null {
-  const match = /^(\d{1,7})(ms|s|m|h|d)$/.exec(value);
-  return match ? Number(match[1]) * MS_PER_UNIT[match[2] as keyof typeof MS_PER_UNIT] : null;
+  return readSetting(() => parseDurationMs(value));
 }
 
 /** WEBHOOK_RETRY_DELAYS: up to 20 durations of at most 7d each, or `none` (one attempt only). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoTime, MAX_TIME, MIN_TIME } from './time.js';
+import { iso, isoTime, MAX_TIME, MIN_TIME } from './time.js';
 
 describe('isoTime', () => {
   it('writes what toISOString writes for every millisecond of years 0000-9999', () => {
@@ -34,5 +34,10 @@ describe('isoTime', () => {
     expect(isoTime(Number.NEGATIVE_INFINITY)).toBe('0000-01-01T00:00:00.000Z');
     expect(isoTime(Number.NaN)).toBe('9999-12-31T23:59:59.999Z');
     expect(isoTime('not a number' as unknown as number)).toBe('9999-12-31T23:59:59.999Z');
+  });
+
+  it('shows no time as null (never used, never expires)', () => {
+    expect(iso(null)).toBeNull();
+    expect(iso(0)).toBe('1970-01-01T00:00:00.000Z');
   });
 });

@@ -19,6 +19,11 @@ export function isoTime(ms: number): string {
   return formatIso(clamped);
 }
 
+/** A stored time as shown, or null where there is none (never used, never expires). */
+export function iso(ms: number | null): string | null {
+  return ms === null ? null : isoTime(ms);
+}
+
 const MS_PER_DAY = 86_400_000;
 const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));

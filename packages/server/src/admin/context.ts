@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { iso } from '../cli/output.js';
 import { clientAddressOf } from '../http/client-address.js';
 import { isId } from '../ids.js';
 import { type Actor, adminActor } from '../operations/audit.js';
 import type { Problem } from '../operations/errors.js';
 import type { ApiKeyRecord, Organization, Store } from '../store/types.js';
+import { iso } from '../time.js';
 import { AdminError, invalid } from './errors.js';
 
 /** What the admin routes share: lookups in the admin API's words, the actor, the views. */

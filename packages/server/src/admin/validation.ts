@@ -1,6 +1,6 @@
-import { InvalidArgumentError } from 'commander';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { DomainError } from '../domain/errors.js';
 import { quotedName, shownName } from '../http/shown-name.js';
 import { type AdminError, invalid } from './errors.js';
 
@@ -8,7 +8,7 @@ import { type AdminError, invalid } from './errors.js';
  * Request checks of the admin API. Bodies are checked against their TypeBox schema, and the
  * first problem is reported as 400 INVALID_REQUEST naming the field (`param`) and saying what
  * it must be. Values with rules of their own (slugs, durations, rate limits) are then checked
- * by the routes with the CLI's parsers (cli/values.ts), through `field`.
+ * by the routes with the rules the CLI shares (../domain/), through `field`.
  */
 
 const UNCHECKED = Symbol('unchecked');
@@ -205,8 +205,8 @@ export function adminValidator({ schema, httpPart }: { schema: TSchema; httpPart
 }
 
 /**
- * Runs one of the CLI's value parsers (cli/values.ts) on a body field: its message, which
- * says what the value must be, becomes a 400 naming the field.
+ * Runs one of the domain's parsers (../domain/) on a body field: the DomainError's message,
+ * which says what the value must be, becomes a 400 naming the field.
  */
 export function field<T>(name: string, parse: (raw: string) => T, raw: string): T {
   // No stored value can hold it (PostgreSQL text cannot): refused before any lookup.
@@ -216,7 +216,7 @@ export function field<T>(name: string, parse: (raw: string) => T, raw: string): 
   try {
     return parse(raw);
   } catch (error) {
-    if (error instanceof InvalidArgumentError) {
+    if (error instanceof DomainError) {
       // "slug must be …" already names the field; "must not be empty" does not.
       const text = error.message.startsWith(`${name} `)
         ? error.message

@@ -2,9 +2,10 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { isId } from '../ids.js';
 import { type AuditInput, cliActor, recordAudit as record } from '../operations/audit.js';
 import type { AuditEvent, Store } from '../store/types.js';
+import { iso } from '../time.js';
 import { contextOf, withStore } from './context.js';
 import { CliError } from './errors.js';
-import { iso, table } from './output.js';
+import { table } from './output.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;

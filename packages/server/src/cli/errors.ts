@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { DomainError } from '../domain/errors.js';
 import { ImportFileError } from '../items/errors.js';
 import { OperationError, type Problem } from '../operations/errors.js';
 import { ServeLockError } from '../serve-lock.js';
@@ -7,7 +8,7 @@ import { StoreConflictError, StoreUnavailableError } from '../store/types.js';
 
 /**
  * The codes `--json` reports in `{ "error": { "code", "message" } }`. Usage errors exit 2,
- * everything else 1 (DECISIONS.md, "Operator CLI").
+ * everything else 1, so a script can tell a wrong call from a failed one.
  */
 export type CliErrorCode =
   | 'USAGE_ERROR'
@@ -62,6 +63,8 @@ function commanderMessage(error: CommanderError): string {
 export function toCliError(error: unknown): CliError {
   if (error instanceof CliError) return error;
   if (error instanceof CommanderError) return usageError(commanderMessage(error));
+  // A value checked outside commander's argParsers: still the caller's mistake.
+  if (error instanceof DomainError) return usageError(error.message);
   if (error instanceof ImportFileError) return new CliError('INVALID_FILE', error.message);
   if (error instanceof OperationError) return cliErrorFor(error.problem);
   if (error instanceof StoreConflictError) return new CliError('CONFLICT', error.message);

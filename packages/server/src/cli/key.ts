@@ -1,4 +1,6 @@
 import { type Command, Option } from 'commander';
+import { byCreation } from '../domain/creation-order.js';
+import { keyView, rateLimitText } from '../domain/key-view.js';
 import { PERMISSIONS } from '../keys/permissions.js';
 import { cliActor } from '../operations/audit.js';
 import {
@@ -10,10 +12,10 @@ import {
   setKeyEnabled,
 } from '../operations/keys.js';
 import type { ApiKeyRecord, RateLimitPolicy, Store } from '../store/types.js';
+import { iso } from '../time.js';
 import { contextOf, withStore } from './context.js';
-import { keyView, rateLimitText } from './key-view.js';
 import { lookupKey, lookupOrganization } from './lookup.js';
-import { byCreation, fields, iso, table } from './output.js';
+import { fields, table } from './output.js';
 import {
   listParser,
   parseExpiresIn,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { byCreation } from '../domain/creation-order.js';
 import { DEFAULT_FEATURES, FEATURES } from '../keys/permissions.js';
 import { cliActor } from '../operations/audit.js';
 import { OperationError } from '../operations/errors.js';
@@ -11,10 +12,11 @@ import {
   updateOrganization,
 } from '../operations/organizations.js';
 import type { Organization, OrganizationDeletion } from '../store/types.js';
+import { iso } from '../time.js';
 import { contextOf, withStore } from './context.js';
 import { CliError, usageError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
-import { byCreation, fields, iso, table } from './output.js';
+import { fields, table } from './output.js';
 import { listParser, nameCollector, parseSlug, textParser } from './values.js';
 
 export function organizationView(organization: Organization) {

@@ -1,4 +1,3 @@
-import { isoTime } from '../time.js';
 import type { CliError } from './errors.js';
 
 /** Writes the one result of a command: a JSON object with --json, readable text without. */
@@ -50,16 +49,4 @@ export function table(headers: string[], rows: string[][]): string {
 export function fields(pairs: Array<[string, string]>): string {
   const width = Math.max(...pairs.map(([label]) => label.length)) + 1;
   return pairs.map(([label, value]) => `${`${label}:`.padEnd(width)} ${value}`).join('\n');
-}
-
-export function iso(ms: number | null): string | null {
-  return ms === null ? null : isoTime(ms);
-}
-
-/**
- * Creation order. Ids sort by creation only within one process, and every CLI call is a new
- * process, so the millisecond timestamp leads and the id breaks ties.
- */
-export function byCreation<T extends { id: string; createdAt: number }>(rows: T[]): T[] {
-  return [...rows].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
 }

@@ -2,12 +2,13 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { webhookDestinations } from '../config.js';
 import { cliActor } from '../operations/audit.js';
 import { type Store, WEBHOOK_EVENTS, type Webhook, type WebhookDelivery } from '../store/types.js';
+import { iso } from '../time.js';
 import { DestinationError } from '../webhooks/destination.js';
 import { createWebhook, deleteWebhook, setWebhookEnabled } from '../webhooks/manage.js';
 import { contextOf, withStore } from './context.js';
 import { CliError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
-import { fields, iso, table } from './output.js';
+import { fields, table } from './output.js';
 import { listParser, parseId, textParser } from './values.js';
 
 const DEFAULT_DELIVERIES = 20;

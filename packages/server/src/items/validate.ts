@@ -1,12 +1,13 @@
+import { MAX_SKU_LENGTH } from '../domain/sku.js';
 import { ITEM_STATUSES, type ItemFields } from '../store/types.js';
 import { type ImportField, lookupField, unknownNames } from './fields.js';
 import type { RawRecord } from './records.js';
 
-/** Limits from DECISIONS.md ("Identifiers and resources"). */
+/** The limits of an item's fields, the same on every path that writes items. */
 export const LIMITS = {
   name: 200,
   description: 5000,
-  sku: 100,
+  sku: MAX_SKU_LENGTH,
   barcode: 100,
   customFieldsBytes: 16 * 1024,
   /**
@@ -155,7 +156,7 @@ function checkValue(field: ImportField, value: unknown): unknown {
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
- * CSV cells are text: an empty cell is null (DECISIONS.md), quantity must be a plain decimal
+ * CSV cells are text: an empty cell is null (there is no other way to write one), quantity must be a plain decimal
  * number (Number() alone would take "0x1A", " 1 " and "" too, hence the pattern), and
  * customFields is one JSON cell.
  */

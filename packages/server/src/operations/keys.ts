@@ -1,4 +1,3 @@
-import { iso } from '../cli/output.js';
 import {
   type IssuedKey,
   issueKey,
@@ -6,6 +5,7 @@ import {
   rotateKey as rotateSecret,
 } from '../keys/issue.js';
 import type { ApiKeyRecord, Organization, RateLimitPolicy, Store, User } from '../store/types.js';
+import { iso } from '../time.js';
 import { type Actor, recordAudit } from './audit.js';
 import { OperationError } from './errors.js';
 
@@ -13,7 +13,7 @@ import { OperationError } from './errors.js';
  * Key changes shared by `stockroom key …` and the admin API: the same checks, the same store
  * calls, the same audit events. Callers resolve the organization and the key, and check the
  * shape of values (name length, permissions, bounds of expiry, quota and rate limit) first,
- * with the parsers of cli/values.ts.
+ * with the rules in ../domain/.
  */
 
 export interface NewKey {

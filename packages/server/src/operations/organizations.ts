@@ -1,4 +1,4 @@
-import { slugify, slugProblem } from '../cli/values.js';
+import { slugify, slugProblem } from '../domain/slug.js';
 import { DEFAULT_FEATURES, FEATURES } from '../keys/permissions.js';
 import type { Organization, OrganizationDeletion, Store } from '../store/types.js';
 import { type Actor, recordAudit } from './audit.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { parseSku } from '../../cli/values.js';
 import type { Services } from '../../context.js';
+import { parseSku } from '../../domain/sku.js';
 import { isId } from '../../ids.js';
 import { customFieldsNestingReason } from '../../items/validate.js';
 import { deleteItems, type ItemRef, type UpsertMode, upsertItems } from '../../operations/items.js';

@@ -1,15 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { keyView } from '../../cli/key-view.js';
-import { byCreation } from '../../cli/output.js';
-import {
-  parseExpiresIn,
-  parseFutureDate,
-  parseGrace,
-  parseRateLimit,
-  textParser,
-} from '../../cli/values.js';
 import type { Services } from '../../context.js';
+import { byCreation } from '../../domain/creation-order.js';
+import { parseExpiresIn, parseFutureDate, parseGrace } from '../../domain/key-limits.js';
+import { keyView } from '../../domain/key-view.js';
+import { parseRateLimit } from '../../domain/rate-limit-spec.js';
+import { textParser } from '../../domain/text.js';
 import { PERMISSIONS } from '../../keys/permissions.js';
 import {
   createKey,

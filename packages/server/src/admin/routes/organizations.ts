@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { byCreation } from '../../cli/output.js';
-import { parseSlug, textParser } from '../../cli/values.js';
 import type { Services } from '../../context.js';
+import { byCreation } from '../../domain/creation-order.js';
+import { parseSlug } from '../../domain/slug.js';
+import { textParser } from '../../domain/text.js';
 import { FEATURES } from '../../keys/permissions.js';
 import {
   checkOrganizationUpdate,

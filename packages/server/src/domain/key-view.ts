@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../store/types.js';
-import { iso } from './output.js';
-import { formatDuration } from './values.js';
+import { iso } from '../time.js';
+import { formatRateLimit } from './rate-limit-spec.js';
 
 export type KeyState = 'active' | 'disabled' | 'expired' | 'exhausted' | 'revoked';
 
@@ -13,7 +13,10 @@ export function keyState(key: ApiKeyRecord, now = Date.now()): KeyState {
   return 'active';
 }
 
-/** What the CLI shows of a key: everything but the hash (and the secret, which is never stored). */
+/**
+ * What an operator is shown of a key, by the CLI and the admin API alike: everything but the
+ * hash (and the secret, which is never stored).
+ */
 export function keyView(key: ApiKeyRecord, userEmail: string | null = null) {
   return {
     id: key.id,
@@ -31,7 +34,7 @@ export function keyView(key: ApiKeyRecord, userEmail: string | null = null) {
     createdAt: iso(key.createdAt),
     lastUsedAt: iso(key.lastUsedAt),
     revokedAt: iso(key.revokedAt),
-    /** After `key rotate --grace`: until when the previous secret still works. */
+    /** After a rotation with a grace period: until when the previous secret still works. */
     previousSecretValidUntil:
       key.previousHashExpiresAt !== null && key.previousHashExpiresAt > Date.now()
         ? iso(key.previousHashExpiresAt)
@@ -39,8 +42,7 @@ export function keyView(key: ApiKeyRecord, userEmail: string | null = null) {
   };
 }
 
+/** The key's rate limit as written (`600/1m`, or `none`). */
 export function rateLimitText(key: ApiKeyRecord): string {
-  return key.rateLimit
-    ? `${key.rateLimit.max}/${formatDuration(key.rateLimit.windowSeconds)}`
-    : 'none';
+  return formatRateLimit(key.rateLimit);
 }
