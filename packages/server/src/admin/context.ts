@@ -4,7 +4,6 @@ import { isId } from '../ids.js';
 import { type Actor, adminActor } from '../operations/audit.js';
 import type { Problem } from '../operations/errors.js';
 import type { ApiKeyRecord, Organization, Store } from '../store/types.js';
-import { iso } from '../time.js';
 import { AdminError, invalid } from './errors.js';
 
 /** What the admin routes share: lookups in the admin API's words, the actor, the views. */
@@ -50,16 +49,6 @@ export async function findKey(
     );
   }
   return key;
-}
-
-export function organizationView(organization: Organization) {
-  return {
-    id: organization.id,
-    name: organization.name,
-    slug: organization.slug,
-    features: organization.features,
-    createdAt: iso(organization.createdAt),
-  };
 }
 
 /** A refused operation in the admin API's words: a code, a status and the field at fault. */

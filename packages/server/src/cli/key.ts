@@ -1,12 +1,13 @@
 import { type Command, Option } from 'commander';
-import { byCreation } from '../domain/creation-order.js';
 import { keyView, rateLimitText } from '../domain/key-view.js';
+import { formatRateLimit } from '../domain/rate-limit-spec.js';
 import { PERMISSIONS } from '../keys/permissions.js';
 import { cliActor } from '../operations/audit.js';
 import {
   createKey,
   expiryFrom,
   keyUserEmail,
+  listKeys,
   revokeKey,
   rotateKey,
   setKeyEnabled,
@@ -158,20 +159,10 @@ export function registerKey(program: Command): void {
     .requiredOption('--org <ORG>', 'organization id or slug')
     .action(async (opts: { org: string }, command: Command) => {
       const context = contextOf(command);
-      const { keys, emails } = await withStore(context, async (store) => {
-        const organization = await lookupOrganization(store, opts.org);
-        const keys = byCreation(await store.listApiKeys(organization.id));
-        const emails = new Map<string, string>();
-        for (const userId of new Set(keys.map((k) => k.userId))) {
-          if (userId === null) continue;
-          const user = await store.findUser(userId);
-          if (user) emails.set(userId, user.email);
-        }
-        return { keys, emails };
-      });
-      const views = keys.map((k) =>
-        keyView(k, k.userId === null ? null : (emails.get(k.userId) ?? null)),
+      const keys = await withStore(context, async (store) =>
+        listKeys(store, await lookupOrganization(store, opts.org)),
       );
+      const views = keys.map(({ key, userEmail }) => keyView(key, userEmail));
       const human =
         views.length === 0
           ? `No keys yet. Create one: stockroom key create --org ${opts.org}`
@@ -188,7 +179,7 @@ export function registerKey(program: Command): void {
                 'expires',
                 'last used',
               ],
-              views.map((view, i) => [
+              views.map((view) => [
                 view.id,
                 view.prefix,
                 view.name,
@@ -196,7 +187,7 @@ export function registerKey(program: Command): void {
                 view.userEmail ?? '-',
                 view.state,
                 view.remaining === null ? '-' : String(view.remaining),
-                rateLimitText(keys[i] as ApiKeyRecord),
+                formatRateLimit(view.rateLimit),
                 view.expiresAt ?? 'never',
                 view.lastUsedAt ?? 'never',
               ]),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { byCreation } from '../domain/creation-order.js';
+import { memberView, organizationView } from '../domain/organization-view.js';
 import { DEFAULT_FEATURES, FEATURES } from '../keys/permissions.js';
 import { cliActor } from '../operations/audit.js';
 import { OperationError } from '../operations/errors.js';
@@ -8,6 +9,7 @@ import {
   chooseSlug,
   createOrganization,
   deleteOrganization,
+  organizationDetail,
   previewOrganizationDeletion,
   updateOrganization,
 } from '../operations/organizations.js';
@@ -18,16 +20,6 @@ import { CliError, usageError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
 import { fields, table } from './output.js';
 import { listParser, nameCollector, parseSlug, textParser } from './values.js';
-
-export function organizationView(organization: Organization) {
-  return {
-    id: organization.id,
-    name: organization.name,
-    slug: organization.slug,
-    features: organization.features,
-    createdAt: iso(organization.createdAt),
-  };
-}
 
 function featureList(features: string[]): string {
   return features.length > 0 ? features.join(',') : '(none)';
@@ -116,17 +108,13 @@ export function registerOrg(program: Command): void {
     .argument('<ORG>', 'organization id or slug')
     .action(async (ref: string, _opts: unknown, command: Command) => {
       const context = contextOf(command);
-      const shown = await withStore(context, async (store) => {
-        const organization = await lookupOrganization(store, ref);
-        const [members, itemCount, keys] = await Promise.all([
-          store.listMembers(organization.id),
-          store.countItems(organization.id),
-          store.listApiKeys(organization.id),
-        ]);
-        return { organization, members, itemCount, keys };
-      });
-      const { organization, members, itemCount } = shown;
-      const keyCount = shown.keys.filter((key) => key.revokedAt === null).length;
+      const { organization, members, itemCount, keyCount } = await withStore(
+        context,
+        async (store) => {
+          const organization = await lookupOrganization(store, ref);
+          return { organization, ...(await organizationDetail(store, organization)) };
+        },
+      );
       const human = fields([
         ...summaryPairs(organization),
         ['items', String(itemCount)],
@@ -142,7 +130,7 @@ export function registerOrg(program: Command): void {
           ...organizationView(organization),
           itemCount,
           keyCount,
-          members: members.map((m) => ({ id: m.id, email: m.email, name: m.name })),
+          members: members.map(memberView),
         },
         members.length === 0 ? human : `${human}\n${memberTable}`,
       );

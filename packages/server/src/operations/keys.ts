@@ -1,3 +1,4 @@
+import { byCreation } from '../domain/creation-order.js';
 import {
   type IssuedKey,
   issueKey,
@@ -151,4 +152,20 @@ export async function rotateKey(
 /** The email of a user key's user (null for organization keys, or a user since deleted). */
 export async function keyUserEmail(store: Store, key: ApiKeyRecord): Promise<string | null> {
   return key.userId ? ((await store.findUser(key.userId))?.email ?? null) : null;
+}
+
+/** An organization's keys, oldest first, each with its user's email (null for none). */
+export async function listKeys(
+  store: Store,
+  organization: Organization,
+): Promise<Array<{ key: ApiKeyRecord; userEmail: string | null }>> {
+  const keys = byCreation(await store.listApiKeys(organization.id));
+  const emails = new Map<string, string | null>();
+  for (const userId of new Set(keys.map((key) => key.userId))) {
+    if (userId !== null) emails.set(userId, (await store.findUser(userId))?.email ?? null);
+  }
+  return keys.map((key) => ({
+    key,
+    userEmail: key.userId === null ? null : (emails.get(key.userId) ?? null),
+  }));
 }

@@ -1,6 +1,6 @@
 import { slugify, slugProblem } from '../domain/slug.js';
 import { DEFAULT_FEATURES, FEATURES } from '../keys/permissions.js';
-import type { Organization, OrganizationDeletion, Store } from '../store/types.js';
+import type { Organization, OrganizationDeletion, Store, User } from '../store/types.js';
 import { type Actor, recordAudit } from './audit.js';
 import { OperationError } from './errors.js';
 
@@ -153,4 +153,24 @@ export async function deleteOrganization(
     details: { name: organization.name, slug: organization.slug, deleted },
   });
   return deleted;
+}
+
+/** What `org show` and the admin API's organization detail show beside the organization. */
+export interface OrganizationDetail {
+  members: User[];
+  itemCount: number;
+  /** Keys not revoked. */
+  keyCount: number;
+}
+
+export async function organizationDetail(
+  store: Store,
+  organization: Organization,
+): Promise<OrganizationDetail> {
+  const [members, itemCount, keys] = await Promise.all([
+    store.listMembers(organization.id),
+    store.countItems(organization.id),
+    store.listApiKeys(organization.id),
+  ]);
+  return { members, itemCount, keyCount: keys.filter((key) => key.revokedAt === null).length };
 }

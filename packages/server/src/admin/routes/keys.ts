@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../context.js';
-import { byCreation } from '../../domain/creation-order.js';
 import { parseExpiresIn, parseFutureDate, parseGrace } from '../../domain/key-limits.js';
 import { keyView } from '../../domain/key-view.js';
 import { parseRateLimit } from '../../domain/rate-limit-spec.js';
@@ -11,6 +10,7 @@ import {
   createKey,
   expiryFrom,
   keyUserEmail,
+  listKeys,
   revokeKey,
   rotateKey,
   setKeyEnabled,
@@ -86,17 +86,8 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
     },
     async (request) => {
       const { org } = request.params as { org: string };
-      const organization = await findOrganization(store, org);
-      const keys = byCreation(await store.listApiKeys(organization.id));
-      const emails = new Map<string, string | null>();
-      for (const userId of new Set(keys.map((k) => k.userId))) {
-        if (userId !== null) emails.set(userId, (await store.findUser(userId))?.email ?? null);
-      }
-      return {
-        data: keys.map((k) =>
-          keyView(k, k.userId === null ? null : (emails.get(k.userId) ?? null)),
-        ),
-      };
+      const keys = await listKeys(store, await findOrganization(store, org));
+      return { data: keys.map(({ key, userEmail }) => keyView(key, userEmail)) };
     },
   );
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { byCreation } from '../../domain/creation-order.js';
+import { memberView, organizationView } from '../../domain/organization-view.js';
 import { parseSlug } from '../../domain/slug.js';
 import { textParser } from '../../domain/text.js';
 import { FEATURES } from '../../keys/permissions.js';
@@ -9,11 +10,12 @@ import {
   checkOrganizationUpdate,
   createOrganization,
   deleteOrganization,
+  organizationDetail,
   previewOrganizationDeletion,
   updateOrganization,
 } from '../../operations/organizations.js';
 import { StoreConflictError } from '../../store/types.js';
-import { actorOf, findOrganization, organizationView } from '../context.js';
+import { actorOf, findOrganization } from '../context.js';
 import { AdminError, invalid } from '../errors.js';
 import {
   adminErrors,
@@ -142,17 +144,13 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
     async (request) => {
       const { org } = request.params as { org: string };
       const organization = await findOrganization(store, org);
-      const [members, itemCount, keys] = await Promise.all([
-        store.listMembers(organization.id),
-        store.countItems(organization.id),
-        store.listApiKeys(organization.id),
-      ]);
+      const { members, itemCount, keyCount } = await organizationDetail(store, organization);
       return {
         data: {
           ...organizationView(organization),
           itemCount,
-          keyCount: keys.filter((key) => key.revokedAt === null).length,
-          members: members.map((m) => ({ id: m.id, email: m.email, name: m.name })),
+          keyCount,
+          members: members.map(memberView),
         },
       };
     },
