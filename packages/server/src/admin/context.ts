@@ -88,6 +88,19 @@ export function problemError(problem: Problem): AdminError {
         { param: 'user' },
       );
     }
+    // No admin route adds or removes members yet; the words are ready for one.
+    case 'ALREADY_A_MEMBER':
+      return new AdminError(
+        'CONFLICT',
+        `${problem.user.email} is already a member of ${problem.organization.slug}.`,
+        { param: 'email' },
+      );
+    case 'MEMBERSHIP_NOT_FOUND':
+      return new AdminError(
+        'NOT_A_MEMBER',
+        `${problem.user.email} is not a member of ${problem.organization.slug}.`,
+        { param: 'user' },
+      );
     case 'KEY_REVOKED':
       return new AdminError(
         'KEY_REVOKED',

@@ -1,7 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { isId } from '../ids.js';
-import { type AuditInput, cliActor, recordAudit as record } from '../operations/audit.js';
-import type { AuditEvent, Store } from '../store/types.js';
+import type { AuditEvent } from '../store/types.js';
 import { iso } from '../time.js';
 import { contextOf, withStore } from './context.js';
 import { CliError } from './errors.js';
@@ -9,14 +8,6 @@ import { table } from './output.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
-
-/**
- * Records what an operator just did with the CLI (actor `cli:<operating-system user>`). The
- * operations shared with the admin API record through operations/audit.ts directly.
- */
-export async function recordAudit(store: Store, event: AuditInput): Promise<void> {
-  await record(store, cliActor(), event);
-}
 
 export function auditView(event: AuditEvent) {
   return {

@@ -115,6 +115,16 @@ export function cliErrorFor(problem: Problem): CliError {
         `${user.email} is not a member of ${organization.slug}; add them with \`stockroom user create --org ${organization.slug} --email ${user.email}\``,
       );
     }
+    case 'ALREADY_A_MEMBER':
+      return new CliError(
+        'CONFLICT',
+        `${problem.user.email} is already a member of ${problem.organization.slug}`,
+      );
+    case 'MEMBERSHIP_NOT_FOUND':
+      return new CliError(
+        'NOT_A_MEMBER',
+        `${problem.user.email} is not a member of ${problem.organization.slug}`,
+      );
     case 'KEY_REVOKED':
       return new CliError(
         'KEY_REVOKED',

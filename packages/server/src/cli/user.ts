@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { StoreConflictError } from '../store/types.js';
-import { recordAudit } from './audit.js';
+import { cliActor } from '../operations/audit.js';
+import { addMember, removeMember } from '../operations/members.js';
 import { contextOf, withStore } from './context.js';
-import { CliError } from './errors.js';
 import { lookupOrganization, lookupUser } from './lookup.js';
 import { parseEmail, textParser } from './values.js';
 
@@ -24,33 +23,11 @@ export function registerUser(program: Command): void {
       const context = contextOf(command);
       const { organization, member, created } = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, opts.org);
-        let member = await store.findUser(opts.email);
-        let created = false;
-        if (member) {
-          if (await store.isMember(organization.id, member.id)) {
-            throw new CliError(
-              'CONFLICT',
-              `${member.email} is already a member of ${organization.slug}`,
-            );
-          }
-        } else {
-          try {
-            member = await store.createUser({ email: opts.email, name: opts.name ?? null });
-            created = true;
-          } catch (error) {
-            // Another process created the same email in between: join that user instead.
-            if (!(error instanceof StoreConflictError)) throw error;
-            member = await lookupUser(store, opts.email);
-          }
-        }
-        await store.addMember(organization.id, member.id);
-        await recordAudit(store, {
-          organizationId: organization.id,
-          action: 'member.added',
-          target: member.id,
-          details: { email: member.email, userCreated: created },
+        const added = await addMember(store, cliActor(), organization, {
+          email: opts.email,
+          name: opts.name ?? null,
         });
-        return { organization, member, created };
+        return { organization, ...added };
       });
       context.out.success(
         {
@@ -76,18 +53,7 @@ export function registerUser(program: Command): void {
       const { organization, member } = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, opts.org);
         const member = await lookupUser(store, opts.user);
-        if (!(await store.removeMember(organization.id, member.id))) {
-          throw new CliError(
-            'NOT_A_MEMBER',
-            `${member.email} is not a member of ${organization.slug}`,
-          );
-        }
-        await recordAudit(store, {
-          organizationId: organization.id,
-          action: 'member.removed',
-          target: member.id,
-          details: { email: member.email },
-        });
+        await removeMember(store, cliActor(), organization, member);
         return { organization, member };
       });
       context.out.success(

@@ -19,6 +19,10 @@ export type Problem =
   | { code: 'USER_NOT_FOUND'; ref: string }
   /** A user key was asked for a user who is not a member of the organization. */
   | { code: 'NOT_A_MEMBER'; user: User; organization: Organization }
+  /** The user to add is a member already. */
+  | { code: 'ALREADY_A_MEMBER'; user: User; organization: Organization }
+  /** The user to remove is not a member. */
+  | { code: 'MEMBERSHIP_NOT_FOUND'; user: User; organization: Organization }
   /** The key is revoked: it cannot be disabled, enabled or rotated. */
   | { code: 'KEY_REVOKED'; key: ApiKeyRecord; action: 'disabled' | 'enabled' | 'rotated' }
   /** The key was revoked (or deleted) while it was being rotated. */
