@@ -101,12 +101,24 @@ describe('loadConfig', () => {
       windowSeconds: 3600,
     });
     expect(loadConfig({ AUTH_FAILURE_LIMIT: 'none' }).authFailureLimit).toBeNull();
+    // A key's rate-limit grammar (domain/rate-limit-spec.ts), with tighter bounds.
+    expect(loadConfig({ AUTH_FAILURE_LIMIT: '999999999/1d' }).authFailureLimit).toEqual({
+      max: 999_999_999,
+      windowSeconds: 86_400,
+    });
+    for (const bad of ['1000000000/1m', '30/86401s', '30/01m', '30/1m/2', '30/250ms']) {
+      expect(() => loadConfig({ AUTH_FAILURE_LIMIT: bad }), bad).toThrow(
+        /^AUTH_FAILURE_LIMIT must be MAX\/DURATION/,
+      );
+    }
   });
 
   it('reads SYNC_RETENTION as a duration from 1m to 3650d', () => {
     expect(loadConfig({}).syncRetentionMs).toBe(30 * 86_400_000);
     expect(loadConfig({ SYNC_RETENTION: '12h' }).syncRetentionMs).toBe(12 * 3_600_000);
     expect(loadConfig({ SYNC_RETENTION: '1m' }).syncRetentionMs).toBe(60_000);
+    // The one DURATION parser (domain/duration.ts): any number of digits within the bounds.
+    expect(loadConfig({ SYNC_RETENTION: '10000000s' }).syncRetentionMs).toBe(10_000_000_000);
     for (const bad of ['30s', '3651d', '0d', '7 d', 'week']) {
       expect(() => loadConfig({ SYNC_RETENTION: bad })).toThrow(
         new RegExp(`^SYNC_RETENTION must be a duration from 1m to 3650d .* got "${bad}"$`),
