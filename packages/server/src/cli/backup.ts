@@ -44,7 +44,9 @@ PostgreSQL: use pg_dump and pg_restore (see "Backups" in the self-hosting docs):
       const store = new SqliteStore(context.databaseUrl);
       let summary: Awaited<ReturnType<SqliteStore['backupTo']>>;
       try {
-        summary = await store.backupTo(resolvePath(context, file), { overwrite: opts.force === true });
+        summary = await store.backupTo(resolvePath(context, file), {
+          overwrite: opts.force === true,
+        });
       } catch (error) {
         if (error instanceof BackupTargetError) {
           throw new CliError(

@@ -83,9 +83,10 @@ one that is not UTF-8, writes nothing.`,
             organization,
             resolvePath(context, file),
             {
-            strict,
-            onProgress: (p) => progress.update(p),
-          });
+              strict,
+              onProgress: (p) => progress.update(p),
+            },
+          );
           return { result, slug: organization.slug };
         } catch (error) {
           // Name the file in the one stderr line: "items.csv, line 7: invalid CSV: …".

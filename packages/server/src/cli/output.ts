@@ -22,9 +22,7 @@ export function printFailure(io: CliIo, json: boolean, error: CliError): void {
   const message = error.message.replace(/\s*\n\s*/g, ' ').trim();
   const { details, report } = error.extra;
   if (json) {
-    io.stdout.write(
-      `${JSON.stringify({ ...details, error: { code: error.code, message } })}\n`,
-    );
+    io.stdout.write(`${JSON.stringify({ ...details, error: { code: error.code, message } })}\n`);
   } else if (report) {
     io.stdout.write(`${report.replace(/\n+$/, '')}\n`);
   }
