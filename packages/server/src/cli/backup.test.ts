@@ -246,9 +246,12 @@ describe('stockroom backup while a server serves the file and an import writes i
         }
       })();
       let importing = true;
-      const imported = box.run(['items', 'import', file, '--org', 'busy', '--json']).finally(() => {
-        importing = false;
-      });
+      // The import and the backups are processes of their own, as an operator's would be.
+      const imported = box
+        .runBinary(['items', 'import', file, '--org', 'busy', '--json'])
+        .finally(() => {
+          importing = false;
+        });
       // Backups start once the import has committed its first batch (it reads the whole file
       // first), so they overlap its writes.
       const reader = new Database(box.dbPath, { readonly: true });
@@ -272,7 +275,7 @@ describe('stockroom backup while a server serves the file and an import writes i
         }
         const copy = path.join(box.dir, `copy-${copies.length}.db`);
         copies.push(copy);
-        const backup: Promise<void> = box.run(['backup', copy, '--json']).then((run) => {
+        const backup: Promise<void> = box.runBinary(['backup', copy, '--json']).then((run) => {
           running.delete(backup);
           expectSuccess(run, { json: true });
         });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { isPostgresUrl } from '../config.js';
 import { BackupTargetError } from '../store/sqlite/backup.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
-import { contextOf } from './context.js';
+import { contextOf, resolvePath } from './context.js';
 import { CliError } from './errors.js';
 import { fields } from './output.js';
 
@@ -44,7 +44,9 @@ PostgreSQL: use pg_dump and pg_restore (see "Backups" in the self-hosting docs):
       const store = new SqliteStore(context.databaseUrl);
       let summary: Awaited<ReturnType<SqliteStore['backupTo']>>;
       try {
-        summary = await store.backupTo(file, { overwrite: opts.force === true });
+        summary = await store.backupTo(resolvePath(context, file), {
+          overwrite: opts.force === true,
+        });
       } catch (error) {
         if (error instanceof BackupTargetError) {
           throw new CliError(

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { isPostgresUrl, resolveDatabaseUrl } from '../config.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import { CliError } from './errors.js';
+import type { CliIo } from './io.js';
 import { createOutput, type Output } from './output.js';
 
 /**
@@ -22,6 +24,8 @@ export interface Context {
   out: Output;
   /** `--database` wins over DATABASE_URL; SQLite paths are resolved against the working directory. */
   databaseUrl: string;
+  /** The streams, environment and working directory the command runs against. */
+  io: CliIo;
 }
 
 /** The database URL fit to print: a PostgreSQL password never reaches a terminal or a log. */
@@ -36,12 +40,34 @@ export function displayDatabase(databaseUrl: string): string {
   }
 }
 
+/** The io of each running program, found from any of its commands through the root. */
+const ioOfProgram = new WeakMap<Command, CliIo>();
+
+export function bindIo(program: Command, io: CliIo): void {
+  ioOfProgram.set(program, io);
+}
+
+function ioOf(command: Command): CliIo {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const io = ioOfProgram.get(root);
+  if (!io) throw new Error('a command ran in a program built without io (see buildProgram)');
+  return io;
+}
+
 export function contextOf(command: Command): Context {
   const globals = command.optsWithGlobals<GlobalOptions>();
+  const io = ioOf(command);
   return {
-    out: createOutput(globals.json === true),
-    databaseUrl: resolveDatabaseUrl(globals.database ?? process.env.DATABASE_URL),
+    out: createOutput(io, globals.json === true),
+    databaseUrl: resolveDatabaseUrl(globals.database ?? io.env.DATABASE_URL, io.cwd),
+    io,
   };
+}
+
+/** A path the user gave, resolved against the command's working directory. */
+export function resolvePath(context: Context, file: string): string {
+  return path.resolve(context.io.cwd, file);
 }
 
 /**

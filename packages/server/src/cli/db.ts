@@ -9,6 +9,7 @@ import {
 } from '../store/postgres/copy.js';
 import { contextOf } from './context.js';
 import { CliError, usageError } from './errors.js';
+import { isTerminal } from './io.js';
 
 function parsePostgresUrl(raw: string): string {
   if (!isPostgresUrl(raw)) {
@@ -73,8 +74,8 @@ DATABASE_URL at PostgreSQL. Rate-limit counters are not copied.`,
       if (!existsSync(context.databaseUrl)) {
         throw new CliError('DATABASE_ERROR', `no SQLite database at ${context.databaseUrl}`);
       }
-      const { databaseTimeoutMs } = loadConfig(process.env);
-      const progress = process.stderr.isTTY === true && !context.out.json;
+      const { databaseTimeoutMs } = loadConfig(context.io.env);
+      const progress = isTerminal(context.io.stderr) && !context.out.json;
       let result: CopyResult;
       try {
         result = await copySqliteToPostgres(context.databaseUrl, opts.to, {
@@ -83,7 +84,7 @@ DATABASE_URL at PostgreSQL. Rate-limit counters are not copied.`,
           ...(progress
             ? {
                 onProgress: (table, done, total) =>
-                  process.stderr.write(
+                  context.io.stderr.write(
                     `\rcopying ${table}: ${done}/${total}${done === total ? '\n' : ''}`,
                   ),
               }

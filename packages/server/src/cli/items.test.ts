@@ -1,9 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Item } from '../store/types.js';
-import { BIN, createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
+import { createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
 
 const sandbox = createCliSandbox();
 afterAll(() => sandbox.cleanup());
@@ -31,28 +28,6 @@ async function items(): Promise<Item[]> {
 async function bySku(sku: string): Promise<Item | undefined> {
   return (await items()).find((item) => item.sku === sku);
 }
-
-/** `script` (util-linux) runs a command under a pseudo-terminal, as a person's shell would. */
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
-/** Runs a shell command with a terminal as its stdin, stdout and stderr; returns what it showed. */
-function inTerminal(command: string): Promise<{ status: number | null; screen: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], {
-      cwd: sandbox.dir,
-      env: { ...process.env, DATABASE_URL: sandbox.dbPath },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let screen = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      screen += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, screen }));
-  });
-}
-
-const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 describe('stockroom items import', () => {
   it('imports CSV with quoted commas and quotes, embedded CRLF newlines and a BOM', async () => {
@@ -335,37 +310,6 @@ describe('stockroom items import', () => {
     expect(result.json).toMatchObject({ created: 2, failed: 1, errors: [{ line: 2 }] });
     expect((await items()).map((item) => item.name)).toEqual(['A', 'C']);
   });
-
-  it.runIf(hasScript)(
-    'draws the progress bar on stderr when it is a terminal, with or without --json',
-    async () => {
-      const csv = sandbox.file(`p${n}.csv`, 'name,sku\nA,A1\nB,B1\n');
-      for (const json of [false, true]) {
-        // stdout goes to a file: the terminal shows only what the import writes to stderr.
-        const out = path.join(sandbox.dir, `p${n}-${json}.out`);
-        const command = [
-          quote(process.execPath),
-          quote(BIN),
-          'items import',
-          quote(csv),
-          `--org ${slug}`,
-          json ? '--json' : '',
-          `> ${quote(out)}`,
-        ].join(' ');
-        const { status, screen } = await inTerminal(command);
-        expect(status, screen).toBe(0);
-        expect(screen).toMatch(/Checking {2}\[[█░]+\] 100% \| 0\.0 MB/);
-        expect(screen).toMatch(/Importing \[[█░]+\] 100% \| 2\/2 rows/);
-        const stdout = readFileSync(out, 'utf8');
-        if (json) expect(JSON.parse(stdout)).toMatchObject({ failed: 0, errors: [] });
-        else expect(stdout).toMatch(/^Imported .* 0 failed\n$/);
-      }
-      // Piped stderr (not a terminal) gets no bar: nothing at all on success.
-      const piped = await run(['items', 'import', csv, '--org', slug, '--json']);
-      expectSuccess(piped, { json: true });
-      expect(piped.stderr).toBe('');
-    },
-  );
 
   it('reads files relative to the working directory and explains a missing one', async () => {
     sandbox.file(`rel${n}.csv`, 'name\nA\n');

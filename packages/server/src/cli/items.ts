@@ -3,7 +3,7 @@ import { ImportFileError, ImportStoppedError } from '../items/errors.js';
 import type { ImportResult } from '../items/import.js';
 import { cliActor } from '../operations/audit.js';
 import { deleteItem, importItemsFile } from '../operations/items.js';
-import { contextOf, withStore } from './context.js';
+import { contextOf, resolvePath, withStore } from './context.js';
 import { CliError, toCliError, usageError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
 import { createProgress } from './progress.js';
@@ -73,14 +73,20 @@ one that is not UTF-8, writes nothing.`,
     .action(async (file: string, opts: { org: string; strict?: boolean }, command: Command) => {
       const context = contextOf(command);
       const strict = opts.strict === true;
-      const progress = createProgress(process.stderr.isTTY === true);
+      const progress = createProgress(context.io.stderr);
       const { result, slug } = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, opts.org);
         try {
-          const result = await importItemsFile(store, cliActor(), organization, file, {
-            strict,
-            onProgress: (p) => progress.update(p),
-          });
+          const result = await importItemsFile(
+            store,
+            cliActor(),
+            organization,
+            resolvePath(context, file),
+            {
+              strict,
+              onProgress: (p) => progress.update(p),
+            },
+          );
           return { result, slug: organization.slug };
         } catch (error) {
           // Name the file in the one stderr line: "items.csv, line 7: invalid CSV: …".

@@ -1,4 +1,5 @@
 import type { CliError } from './errors.js';
+import type { CliIo } from './io.js';
 
 /** Writes the one result of a command: a JSON object with --json, readable text without. */
 export interface Output {
@@ -6,27 +7,25 @@ export interface Output {
   success(data: Record<string, unknown>, human: string): void;
 }
 
-export function createOutput(json: boolean): Output {
+export function createOutput(io: CliIo, json: boolean): Output {
   return {
     json,
     success(data, human) {
-      process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human.replace(/\n+$/, '')}\n`);
+      io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human.replace(/\n+$/, '')}\n`);
     },
   };
 }
 
 /** One line on stderr always; with --json also the error object (plus any details) on stdout. */
-export function printFailure(json: boolean, error: CliError): void {
+export function printFailure(io: CliIo, json: boolean, error: CliError): void {
   const message = error.message.replace(/\s*\n\s*/g, ' ').trim();
   const { details, report } = error.extra;
   if (json) {
-    process.stdout.write(
-      `${JSON.stringify({ ...details, error: { code: error.code, message } })}\n`,
-    );
+    io.stdout.write(`${JSON.stringify({ ...details, error: { code: error.code, message } })}\n`);
   } else if (report) {
-    process.stdout.write(`${report.replace(/\n+$/, '')}\n`);
+    io.stdout.write(`${report.replace(/\n+$/, '')}\n`);
   }
-  process.stderr.write(`stockroom: ${message}\n`);
+  io.stderr.write(`stockroom: ${message}\n`);
 }
 
 /** Left-aligned columns separated by two spaces; the header row is upper case. */

@@ -2,7 +2,9 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
 import { registerBackup } from './backup.js';
+import { bindIo } from './context.js';
 import { registerDb } from './db.js';
+import { type CliIo, hasColors } from './io.js';
 import { registerItems } from './items.js';
 import { registerKey } from './key.js';
 import { registerMigrate } from './migrate.js';
@@ -11,12 +13,17 @@ import { registerServe } from './serve.js';
 import { registerUser } from './user.js';
 import { registerWebhook } from './webhook.js';
 
+/** commander's help width when the output is not a terminal. */
+const HELP_WIDTH = 80;
+
 /**
- * The `stockroom` command tree. Settings made here before the subcommands are added are
- * inherited by all of them: commander throws instead of exiting (main.ts decides the exit
- * code and prints the one stderr line) and prints no errors of its own.
+ * The `stockroom` command tree, its commands running against `io`. Settings made here before
+ * the subcommands are added are inherited by all of them: commander throws instead of exiting
+ * (run.ts decides the exit code and prints the one stderr line), prints no errors of its own,
+ * and writes help and the version to `io.stdout`, never to the process. Without `io` the tree
+ * is only to be walked: it prints nothing and its commands cannot run.
  */
-export function buildProgram(): Command {
+export function buildProgram(io?: CliIo): Command {
   const program = new Command('stockroom')
     .description(
       'Stockroom operator CLI: run the server and manage organizations, users, keys and items',
@@ -26,7 +33,15 @@ export function buildProgram(): Command {
     .option('--database <URL>', 'SQLite file path or postgres:// URL (overrides DATABASE_URL)')
     .helpOption('-h, --help', 'show help for the command')
     .exitOverride()
-    .configureOutput({ writeErr: () => {}, outputError: () => {} })
+    .configureOutput({
+      writeOut: (text) => io?.stdout.write(text),
+      writeErr: () => {},
+      outputError: () => {},
+      getOutHelpWidth: () => (io?.stdout.isTTY ? io.stdout.columns : undefined) ?? HELP_WIDTH,
+      getErrHelpWidth: () => (io?.stderr.isTTY ? io.stderr.columns : undefined) ?? HELP_WIDTH,
+      getOutHasColors: () => (io ? hasColors(io.stdout, io.env) : false),
+      getErrHasColors: () => (io ? hasColors(io.stderr, io.env) : false),
+    })
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true);
   registerServe(program);
@@ -39,6 +54,7 @@ export function buildProgram(): Command {
   registerBackup(program);
   registerAudit(program);
   registerWebhook(program);
+  if (io) bindIo(program, io);
   return program;
 }
 

@@ -1,5 +1,6 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { ImportProgress } from '../items/import.js';
+import { type CliOutputStream, isTerminal } from './io.js';
 
 export interface ProgressReporter {
   update(progress: ImportProgress): void;
@@ -13,12 +14,12 @@ function megabytes(bytes: number): string {
 }
 
 /**
- * A progress bar on stderr, only for a person watching a terminal: piped or captured stderr
- * (scripts, CI, tests) gets nothing, so it stays one line on failure. --json does not turn it
- * off: the JSON object is on stdout, which the bar never touches.
+ * A progress bar on `stream` (stderr), only for a person watching a terminal: piped or captured
+ * stderr (scripts, CI, tests) gets nothing, so it stays one line on failure. --json does not
+ * turn it off: the JSON object is on stdout, which the bar never touches.
  */
-export function createProgress(enabled: boolean): ProgressReporter {
-  if (!enabled) return quiet;
+export function createProgress(stream: CliOutputStream): ProgressReporter {
+  if (!isTerminal(stream)) return quiet;
   let bar: SingleBar | undefined;
   let phase: ImportProgress['phase'] | undefined;
   return {
@@ -29,7 +30,8 @@ export function createProgress(enabled: boolean): ProgressReporter {
         const checking = phase === 'checking';
         bar = new SingleBar(
           {
-            stream: process.stderr,
+            // A terminal's stream, so a process's: what cli-progress draws on.
+            stream: stream as NodeJS.WritableStream,
             format: checking
               ? 'Checking  [{bar}] {percentage}% | {size}'
               : 'Importing [{bar}] {percentage}% | {value}/{total} rows',

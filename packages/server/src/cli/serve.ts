@@ -49,8 +49,8 @@ organizations, keys, items in bulk) also listens, on ADMIN_PORT (default 3002) o
 (default 127.0.0.1); every worker serves it. Without it, that port is never opened.`,
     )
     .action(async (opts: ServeOptions, command: Command) => {
-      const { databaseUrl, out } = contextOf(command);
-      const config = loadConfig(process.env, {
+      const { databaseUrl, out, io } = contextOf(command);
+      const config = loadConfig(io.env, {
         PORT: opts.port,
         DOCS_PORT: opts.docsPort,
         HOST: opts.host,

@@ -101,7 +101,7 @@ to verify the webhook-signature header with the secret.`,
         command: Command,
       ) => {
         const context = contextOf(command);
-        const policy = webhookDestinations(process.env.WEBHOOK_ALLOWED_NETWORKS);
+        const policy = webhookDestinations(context.io.env.WEBHOOK_ALLOWED_NETWORKS);
         const created = await withStore(context, async (store) => {
           const organization = await lookupOrganization(store, opts.org);
           try {

@@ -3,6 +3,7 @@ import { CsvError, type Options, parse } from 'csv-parse';
 import { quotedName } from '../http/shown-name.js';
 import { ImportFileError } from './errors.js';
 import { fieldFor, type ImportField } from './fields.js';
+import { fileClosed } from './file-closed.js';
 import { readFailure } from './format.js';
 import type { OnBytes, RawRecord } from './records.js';
 
@@ -103,5 +104,6 @@ export async function* readCsv(file: string, onBytes?: OnBytes): AsyncGenerator<
     throw error;
   } finally {
     stream.destroy();
+    await fileClosed(stream);
   }
 }

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { ImportFileError } from './errors.js';
+import { fileClosed } from './file-closed.js';
 import { readFailure } from './format.js';
 import { isJsonText } from './json-syntax.js';
 import { parseNdjsonLine } from './ndjson-reader.js';
@@ -32,10 +33,9 @@ export async function countNdjsonRecords(
   /** The previous read ended with a CR: an LF opening this one belongs to it. */
   let afterCr = false;
   let bytesRead = 0;
+  const stream = createReadStream(file, { highWaterMark: readSize });
   try {
-    for await (const chunk of createReadStream(file, {
-      highWaterMark: readSize,
-    }) as AsyncIterable<Buffer>) {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
       bytesRead += chunk.length;
       onBytes?.(bytesRead);
       let start = afterCr && chunk[0] === LF ? 1 : 0;
@@ -61,6 +61,9 @@ export async function countNdjsonRecords(
     }
   } catch (error) {
     throw error instanceof ImportFileError ? error : readFailure(error);
+  } finally {
+    stream.destroy();
+    await fileClosed(stream);
   }
   if (carry) take(carry);
   return records;

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ImportFileError } from './errors.js';
+import { fileClosed } from './file-closed.js';
 import { readFailure } from './format.js';
 import { jsonReason, type OnBytes, type RawRecord } from './records.js';
 
@@ -46,5 +47,6 @@ export async function* readNdjson(file: string, onBytes?: OnBytes): AsyncGenerat
   } finally {
     lines.close();
     stream.destroy();
+    await fileClosed(stream);
   }
 }

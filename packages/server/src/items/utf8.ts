@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { ImportFileError } from './errors.js';
+import { fileClosed } from './file-closed.js';
 import { readFailure } from './format.js';
 
 /**
@@ -72,14 +73,18 @@ export async function checkUtf8(file: string): Promise<void> {
   const check = new Utf8Check();
   let first: Buffer | undefined;
   let problem: { offset: number; line: number } | null = null;
+  const stream = createReadStream(file);
   try {
-    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
       first ??= chunk;
       problem = check.push(chunk);
       if (problem) break;
     }
   } catch (error) {
     throw readFailure(error);
+  } finally {
+    stream.destroy();
+    await fileClosed(stream);
   }
   problem ??= check.end();
   if (!problem) return;

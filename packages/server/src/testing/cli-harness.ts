@@ -19,15 +19,23 @@ export interface CliRun {
   json: any;
 }
 
+export interface CliRunOptions {
+  /** Added to (or, with '', blanking) the environment the test process runs with. */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
 /**
- * A temp directory with its own SQLite file. `run` executes the binary against it (through
- * DATABASE_URL, so `--database` stays free to test); `open` gives a store to arrange data and
- * to check what the CLI changed.
+ * A temp directory with its own SQLite file. `run` runs a command against it in this process
+ * (through DATABASE_URL, so `--database` stays free to test), `runBinary` in a `stockroom`
+ * process of its own; `store` gives a store to arrange data and to check what the CLI changed.
  */
 export interface CliSandbox {
   dir: string;
   dbPath: string;
-  run(args: string[], options?: { env?: Record<string, string>; cwd?: string }): Promise<CliRun>;
+  run(args: string[], options?: CliRunOptions): Promise<CliRun>;
+  /** The same through the real binary: for what only a process shows (and `npm run build` first). */
+  runBinary(args: string[], options?: CliRunOptions): Promise<CliRun>;
   /** Writes a file in the sandbox and returns its path. */
   file(name: string, content: string | Buffer): string;
   /** A store on the sandbox database; closed by `cleanup`. */
@@ -40,10 +48,45 @@ export interface CliSandbox {
   cleanup(): void;
 }
 
-export function runBinary(
-  args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
-): Promise<CliRun> {
+function parsed(stdout: string): unknown {
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs one command in this process through the CLI's entry (cli/run.ts), capturing what it
+ * prints. Its environment is a copy, so nothing it is given reaches `process.env`, and runs
+ * may overlap.
+ */
+export async function runCli(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  // Loaded on first use: files that only spawn the binary do not load the CLI.
+  const { run } = await import('../cli/run.js');
+  let stdout = '';
+  let stderr = '';
+  const status = await run(args, {
+    stdout: {
+      write: (text: string) => {
+        stdout += text;
+        return true;
+      },
+    },
+    stderr: {
+      write: (text: string) => {
+        stderr += text;
+        return true;
+      },
+    },
+    env: { ...process.env, ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+  });
+  return { status, stdout, stderr, json: parsed(stdout) };
+}
+
+/** Runs one command in a `stockroom` process of its own (the compiled binary). */
+export function runBinary(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
@@ -59,15 +102,7 @@ export function runBinary(
       stderr += chunk;
     });
     child.on('error', reject);
-    child.on('close', (status) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ status, stdout, stderr, json });
-    });
+    child.on('close', (status) => resolve({ status, stdout, stderr, json: parsed(stdout) }));
   });
 }
 
@@ -79,10 +114,9 @@ export function createCliSandbox(): CliSandbox {
     dir,
     dbPath,
     run: (args, options = {}) =>
-      runBinary(args, {
-        cwd: options.cwd ?? dir,
-        env: { DATABASE_URL: dbPath, ...options.env },
-      }),
+      runCli(args, { cwd: options.cwd ?? dir, env: { DATABASE_URL: dbPath, ...options.env } }),
+    runBinary: (args, options = {}) =>
+      runBinary(args, { cwd: options.cwd ?? dir, env: { DATABASE_URL: dbPath, ...options.env } }),
     file(name, content) {
       const target = path.join(dir, name);
       writeFileSync(target, content);
