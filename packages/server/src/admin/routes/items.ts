@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { parseSku } from '../../cli/values.js';
 import type { Services } from '../../context.js';
 import { isId } from '../../ids.js';
 import { customFieldsNestingReason } from '../../items/validate.js';
-import { deleteItems, type ItemRef, type UpsertMode, upsertItems } from '../../operations/items.js';
+import { deleteItems, type ItemRef, upsertItems } from '../../operations/items.js';
 import { actorOf, findOrganization } from '../context.js';
 import { AdminError, invalid } from '../errors.js';
 import {
@@ -15,14 +15,12 @@ import {
   DeleteResult,
   MAX_BULK_BODY_BYTES,
   MAX_BULK_ROWS,
+  OrgParam,
   UpsertResult,
 } from '../schemas.js';
 import { field, unchecked } from '../validation.js';
 
 const TAGS = ['Items'];
-const OrgParam = Type.Object({
-  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
-});
 const UpsertQuery = Type.Object({
   mode: Type.Optional(
     Type.Union([Type.Literal('all-or-nothing'), Type.Literal('per-row')], {
@@ -44,7 +42,8 @@ function plural(count: number, one: string, many: string): string {
 export default function itemRoutes(app: FastifyInstance, services: Services) {
   const store = services.store;
 
-  app.post(
+  // The rows are documented by BulkUpsertBody but checked here, row by row: the body is unknown.
+  app.post<{ Params: Static<typeof OrgParam>; Querystring: Static<typeof UpsertQuery> }>(
     '/admin/v1/organizations/:org/items/bulk-upsert',
     {
       bodyLimit: MAX_BULK_BODY_BYTES,
@@ -78,9 +77,9 @@ export default function itemRoutes(app: FastifyInstance, services: Services) {
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
-      const query = request.query as { mode?: UpsertMode; dryRun?: string };
-      const rows = request.body as unknown;
+      const { org } = request.params;
+      const query = request.query;
+      const rows = request.body;
       if (!Array.isArray(rows)) {
         throw invalid(
           'body',
@@ -122,7 +121,7 @@ export default function itemRoutes(app: FastifyInstance, services: Services) {
     },
   );
 
-  app.post(
+  app.post<{ Params: Static<typeof OrgParam>; Body: Static<typeof BulkDeleteBody> }>(
     '/admin/v1/organizations/:org/items/bulk-delete',
     {
       schema: {
@@ -138,8 +137,8 @@ export default function itemRoutes(app: FastifyInstance, services: Services) {
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
-      const body = request.body as { ids?: string[]; skus?: string[] };
+      const { org } = request.params;
+      const body = request.body;
       const ids = body.ids ?? [];
       const skus = body.skus ?? [];
       if (ids.length + skus.length === 0) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { byCreation } from '../../cli/output.js';
 import { parseSlug, textParser } from '../../cli/values.js';
 import type { Services } from '../../context.js';
@@ -20,14 +20,12 @@ import {
   OrganizationDeletion,
   OrganizationDetail,
   OrganizationView,
+  OrgParam,
   UpdateOrganizationBody,
 } from '../schemas.js';
 import { field } from '../validation.js';
 
 const TAGS = ['Organizations'];
-const OrgParam = Type.Object({
-  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
-});
 const DryRunQuery = Type.Object({
   dryRun: Type.Optional(
     Type.Union([Type.Literal('true'), Type.Literal('false')], {
@@ -49,18 +47,6 @@ export function featureNames(name: string, values: string[]): string[] {
   return [...new Set(values)];
 }
 
-interface CreateBody {
-  name: string;
-  slug?: string;
-  features?: string[];
-}
-
-interface UpdateBody {
-  name?: string;
-  enableFeatures?: string[];
-  disableFeatures?: string[];
-}
-
 export default function organizationRoutes(app: FastifyInstance, services: Services) {
   const store = services.store;
 
@@ -80,7 +66,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
     async () => ({ data: byCreation(await store.listOrganizations()).map(organizationView) }),
   );
 
-  app.post(
+  app.post<{ Body: Static<typeof CreateOrganizationBody> }>(
     '/admin/v1/organizations',
     {
       schema: {
@@ -96,7 +82,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
       },
     },
     async (request, reply) => {
-      const body = request.body as CreateBody;
+      const body = request.body;
       const name = field('name', textParser(200), body.name);
       const slug = body.slug === undefined ? undefined : field('slug', parseSlug, body.slug);
       const features =
@@ -123,7 +109,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
     },
   );
 
-  app.get(
+  app.get<{ Params: Static<typeof OrgParam> }>(
     '/admin/v1/organizations/:org',
     {
       schema: {
@@ -139,7 +125,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
+      const { org } = request.params;
       const organization = await findOrganization(store, org);
       const [members, itemCount, keys] = await Promise.all([
         store.listMembers(organization.id),
@@ -157,7 +143,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
     },
   );
 
-  app.patch(
+  app.patch<{ Params: Static<typeof OrgParam>; Body: Static<typeof UpdateOrganizationBody> }>(
     '/admin/v1/organizations/:org',
     {
       schema: {
@@ -174,8 +160,8 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
-      const body = request.body as UpdateBody;
+      const { org } = request.params;
+      const body = request.body;
       const update = {
         ...(body.name !== undefined && { name: field('name', textParser(200), body.name) }),
         enable: featureNames('enableFeatures', body.enableFeatures ?? []),
@@ -203,7 +189,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
     },
   );
 
-  app.delete(
+  app.delete<{ Params: Static<typeof OrgParam>; Querystring: Static<typeof DryRunQuery> }>(
     '/admin/v1/organizations/:org',
     {
       schema: {
@@ -220,8 +206,8 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
-      const dryRun = (request.query as { dryRun?: string }).dryRun === 'true';
+      const { org } = request.params;
+      const dryRun = request.query.dryRun === 'true';
       const organization = await findOrganization(store, org);
       const deleted = dryRun
         ? await previewOrganizationDeletion(store, organization)
