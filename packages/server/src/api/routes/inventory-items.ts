@@ -39,7 +39,7 @@ const access: AccessPolicy = {
 };
 
 /** The list's parameters as the handler uses them, read once by the querystring's validator. */
-export interface ItemsQuery {
+interface ItemsQuery {
   organizationId?: string;
   /** The page size: the default, or `limit` up to the maximum. */
   limit: number;
