@@ -18,7 +18,7 @@ import {
   OrgParam,
   UpsertResult,
 } from '../schemas.js';
-import { field, unchecked } from '../validation.js';
+import { bodyCheckedByRoute, field } from '../validation.js';
 
 const TAGS = ['Items'];
 const UpsertQuery = Type.Object({
@@ -47,13 +47,14 @@ export default function itemRoutes(app: FastifyInstance, services: Services) {
     '/admin/v1/organizations/:org/items/bulk-upsert',
     {
       bodyLimit: MAX_BULK_BODY_BYTES,
+      validatorCompiler: bodyCheckedByRoute,
       schema: {
         summary: 'Upsert items in bulk',
         description: `Upserts up to ${MAX_BULK_ROWS} items by sku, with the row checks of \`stockroom items import\` (a JSON array): rows without a sku are created; a row identical to what is stored is \`unchanged\` and keeps its updatedAt; a field absent from a row is left as stored. Every row gets an outcome. Changed items reach incremental sync (\`updatedSince\`) like any other write.`,
         tags: TAGS,
         params: OrgParam,
         querystring: UpsertQuery,
-        body: unchecked(BulkUpsertBody),
+        body: BulkUpsertBody,
         response: {
           200: Type.Object({ data: UpsertResult }),
           422: Type.Object(
