@@ -6,6 +6,7 @@ import {
   type StockroomErrorInit,
 } from './errors.js';
 import { exchange, type FetchLike } from './exchange.js';
+import type { paths } from './generated/admin-openapi.js';
 import { numberOption } from './options.js';
 import { parseRetryAfter } from './retry.js';
 import { redactJson } from './secrets.js';
@@ -40,98 +41,48 @@ export interface AdminCallOptions {
   timeoutMs?: number;
 }
 
-export interface AdminOrganization {
-  id: string;
-  name: string;
-  slug: string;
-  features: string[];
-  createdAt: string;
+/*
+ * The admin API's types are derived from the declarations generated from its OpenAPI document
+ * (src/generated/admin-openapi.ts), so a change in the server's admin schemas reaches them
+ * through `npm run generate` alone.
+ */
+type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+/** The `data` of an operation's answer with this status. */
+type Data<Operation, Status extends number> = Operation extends {
+  responses: { [S in Status]: infer R };
 }
+  ? JsonBody<R> extends { data: infer D }
+    ? D
+    : never
+  : never;
+type Body<Operation> = Operation extends { requestBody?: infer B } ? JsonBody<B> : never;
 
-export interface AdminOrganizationDetail extends AdminOrganization {
-  itemCount: number;
-  /** Keys that are not revoked. */
-  keyCount: number;
-  members: Array<{ id: string; email: string; name: string | null }>;
-}
+type Organizations = paths['/admin/v1/organizations'];
+type Organization = paths['/admin/v1/organizations/{org}'];
+type Keys = paths['/admin/v1/organizations/{org}/keys'];
+type BulkUpsert = paths['/admin/v1/organizations/{org}/items/bulk-upsert']['post'];
+type BulkDelete = paths['/admin/v1/organizations/{org}/items/bulk-delete']['post'];
 
-export interface AdminOrganizationDeletion {
-  id: string;
-  slug: string;
-  name: string;
-  /** True when nothing was deleted (`dryRun`). */
-  dryRun: boolean;
-  deleted: { items: number; apiKeys: number; memberships: number };
-}
+export type AdminOrganization = Data<Organizations['get'], 200>[number];
+export type AdminOrganizationDetail = Data<Organization['get'], 200>;
+export type AdminOrganizationDeletion = Data<Organization['delete'], 200>;
 
-export type AdminKeyState = 'active' | 'disabled' | 'expired' | 'exhausted' | 'revoked';
-
-export interface AdminKey {
-  id: string;
-  prefix: string;
-  name: string;
-  type: 'organization' | 'user';
-  organizationId: string;
-  userId: string | null;
-  userEmail: string | null;
-  permissions: string[];
-  state: AdminKeyState;
-  expiresAt: string | null;
-  remaining: number | null;
-  rateLimit: { max: number; windowSeconds: number } | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  previousSecretValidUntil: string | null;
-}
-
+export type AdminKey = Data<Keys['get'], 200>[number];
+export type AdminKeyState = AdminKey['state'];
 /** A key with its secret: returned once, by create and rotate. Store it now. */
-export interface AdminKeyWithSecret extends AdminKey {
-  key: string;
-}
+export type AdminKeyWithSecret = Data<Keys['post'], 201>;
 
-export interface CreateOrganizationInput {
-  name: string;
-  /** Default: derived from the name. */
-  slug?: string;
-  /** Default: `['inventory']`; `[]` for none. */
-  features?: string[];
-}
-
-export interface UpdateOrganizationInput {
-  name?: string;
-  enableFeatures?: string[];
-  disableFeatures?: string[];
-}
-
-export interface CreateKeyInput {
-  /** A member's user id or email: makes a user key. */
-  user?: string;
-  name?: string;
-  /** Default `['inventory:view']`; `[]` for none. */
-  permissions?: string[];
-  /** A DURATION such as `30d` (at most `36500d`). Not with `expiresAt`. */
-  expiresIn?: string;
-  /** An ISO 8601 date or date-time with a zone, in the future. Not with `expiresIn`. */
-  expiresAt?: string;
-  /** Uses before the key is exhausted (0 to 1 000 000 000). Default: unlimited. */
-  remaining?: number;
-  /** `MAX/DURATION` (`600/1m`) or `none`. Default `600/1m`. */
-  rateLimit?: string;
-}
+export type CreateOrganizationInput = Body<Organizations['post']>;
+export type UpdateOrganizationInput = Body<Organization['patch']>;
+export type CreateKeyInput = Body<Keys['post']>;
+export type RotateKeyInput = Body<
+  paths['/admin/v1/organizations/{org}/keys/{keyId}/rotate']['post']
+>;
 
 /** One row of a bulk upsert: the fields of `stockroom items import`. */
-export interface AdminItemRow {
-  name?: string;
-  description?: string | null;
-  sku?: string | null;
-  barcode?: string | null;
-  status?: 'Draft' | 'Active' | 'Inactive' | 'Discontinued';
-  quantity?: number;
-  customFields?: Record<string, unknown>;
-}
+export type AdminItemRow = Body<BulkUpsert>[number];
 
-export type UpsertMode = 'all-or-nothing' | 'per-row';
+export type UpsertMode = NonNullable<NonNullable<BulkUpsert['parameters']['query']>['mode']>;
 
 export interface BulkUpsertOptions extends AdminCallOptions {
   /** Default `all-or-nothing`: one rejected row writes nothing (`ItemsRejectedError`). */
@@ -140,29 +91,9 @@ export interface BulkUpsertOptions extends AdminCallOptions {
   dryRun?: boolean;
 }
 
-export interface BulkUpsertRow {
-  index: number;
-  sku: string | null;
-  outcome: 'created' | 'updated' | 'unchanged' | 'failed' | 'skipped';
-  reason?: string;
-}
-
-export interface BulkUpsertResult {
-  mode: UpsertMode;
-  dryRun: boolean;
-  committed: boolean;
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  rows: BulkUpsertRow[];
-}
-
-export interface BulkDeleteResult {
-  deleted: number;
-  notFound: number;
-  rows: Array<{ id?: string; sku?: string; outcome: 'deleted' | 'not_found' }>;
-}
+export type BulkUpsertResult = Data<BulkUpsert, 200>;
+export type BulkUpsertRow = BulkUpsertResult['rows'][number];
+export type BulkDeleteResult = Data<BulkDelete, 200>;
 
 /**
  * An all-or-nothing bulk upsert with rejected rows (`ITEMS_REJECTED`, 422): nothing was
@@ -241,7 +172,7 @@ export class StockroomAdmin {
     rotate(
       org: string,
       keyId: string,
-      input?: { grace?: string },
+      input?: RotateKeyInput,
       options?: AdminCallOptions,
     ): Promise<AdminKeyWithSecret>;
   };

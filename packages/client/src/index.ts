@@ -16,6 +16,7 @@ export {
   type CreateOrganizationInput,
   createAdminClient,
   ItemsRejectedError,
+  type RotateKeyInput,
   StockroomAdmin,
   type UpdateOrganizationInput,
   type UpsertMode,

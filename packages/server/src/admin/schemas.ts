@@ -137,6 +137,17 @@ export const DeleteResult = Type.Object({
   ),
 });
 
+// --- Path parameters (the routes look them up and answer 404 themselves) -----------------------
+
+export const OrgParam = Type.Object({
+  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
+});
+
+export const KeyParams = Type.Object({
+  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
+  keyId: Type.String({ description: 'Key id.', examples: ['6740a1f2c3d4e5f6a7b8c9d0'] }),
+});
+
 // --- Request bodies ---------------------------------------------------------------------------
 
 const featureList = (description: string) =>

@@ -11,20 +11,11 @@ import { type AdminError, invalid } from './errors.js';
  * by the routes with the rules the CLI shares (../domain/), through `field`.
  */
 
-const UNCHECKED = Symbol('unchecked');
-
-/** A body schema that documents the body only: the route checks it itself (bulk upsert rows). */
-export function unchecked<T extends object>(schema: T): T {
-  Object.defineProperty(schema, UNCHECKED, { value: true, enumerable: false });
-  return schema;
-}
-
 interface ObjectSchema {
   type?: string;
   properties?: Record<string, TSchema & { anyOf?: Array<{ const?: unknown }> }>;
   required?: string[];
   additionalProperties?: unknown;
-  [UNCHECKED]?: boolean;
 }
 
 /** `/permissions/0` → `permissions[0]`; the root is `body`. */
@@ -197,11 +188,17 @@ function compileQuery(schema: TSchema) {
 /** Fastify's validatorCompiler for the admin app. Path parameters are checked by the routes. */
 export function adminValidator({ schema, httpPart }: { schema: TSchema; httpPart?: string }) {
   if (httpPart === 'querystring') return compileQuery(schema);
-  if (httpPart === 'body') {
-    if ((schema as ObjectSchema)[UNCHECKED]) return (input: unknown) => ({ value: input });
-    return compileBody(schema);
-  }
+  if (httpPart === 'body') return compileBody(schema);
   return (input: unknown) => ({ value: input });
+}
+
+/**
+ * The validatorCompiler of a route that checks its body itself (bulk upsert rows, each with its
+ * own outcome): the body schema only documents it; the query is checked as on any route.
+ */
+export function bodyCheckedByRoute({ schema, httpPart }: { schema: unknown; httpPart?: string }) {
+  if (httpPart === 'body') return (input: unknown) => ({ value: input });
+  return adminValidator({ schema: schema as TSchema, httpPart });
 }
 
 /**

@@ -41,7 +41,7 @@ export function encodeSyncCursor(afterSeq: number, filters: CursorFilters): stri
   ).toString('base64url');
 }
 
-type DecodedCursor = { fingerprint: string } & (
+export type DecodedCursor = { fingerprint: string } & (
   | { afterId: string; afterSeq?: undefined }
   | { afterSeq: number; afterId?: undefined }
 );

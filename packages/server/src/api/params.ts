@@ -1,5 +1,5 @@
-import { type TSchema, Type } from 'typebox';
-import { ITEM_STATUSES } from '../store/types.js';
+import { type TObject, type TOptional, type TSchema, Type } from 'typebox';
+import { ITEM_STATUSES, type ItemStatus } from '../store/types.js';
 import { ITEM_FIELDS } from './item-fields.js';
 
 /**
@@ -51,10 +51,13 @@ export const PARAMS = {
     invalid: 'search must be 1 to 200 characters long',
   },
   status: {
-    schema: Type.String({
-      enum: [...ITEM_STATUSES],
-      description: 'Only items with this status (exact case).',
-    }),
+    // Unsafe only narrows the static type to the statuses; the JSON schema stays a string enum.
+    schema: Type.Unsafe<ItemStatus>(
+      Type.String({
+        enum: [...ITEM_STATUSES],
+        description: 'Only items with this status (exact case).',
+      }),
+    ),
     invalid: `status must be one of ${ITEM_STATUSES.join(', ')} (exact case)`,
   },
   fields: {
@@ -117,11 +120,13 @@ export const PARAMS = {
       'updatedSince must be an ISO 8601 instant with a time zone such as 2026-11-24T08:00:00Z, a date such as 2026-11-24, or the nextSince value of an earlier response, unchanged',
   },
   includeDeleted: {
-    schema: Type.String({
-      enum: ['true', 'false'],
-      description:
-        'With `updatedSince`: also list the items deleted since then, as `deleted: [{ _id, deletedAt }]` (kept for the retention period, 30 days by default; an older sync point answers 410 `SYNC_EXPIRED`).',
-    }),
+    schema: Type.Unsafe<'true' | 'false'>(
+      Type.String({
+        enum: ['true', 'false'],
+        description:
+          'With `updatedSince`: also list the items deleted since then, as `deleted: [{ _id, deletedAt }]` (kept for the retention period, 30 days by default; an older sync point answers 410 `SYNC_EXPIRED`).',
+      }),
+    ),
     invalid: 'includeDeleted must be true or false (lowercase), and needs updatedSince',
   },
   itemId: {
@@ -132,13 +137,26 @@ export const PARAMS = {
 
 export type ParamName = keyof typeof PARAMS;
 
-/** A querystring schema made of the named parameters; `required` ones must be present. */
-export function querySchema(optional: ParamName[], required: ParamName[] = []) {
+type Param<N extends ParamName> = (typeof PARAMS)[N]['schema'];
+
+/** The properties of a querystring schema: `R` required, `O` optional. */
+export type QueryProperties<O extends ParamName, R extends ParamName> = {
+  [N in R]: Param<N>;
+} & { [N in Exclude<O, R>]: TOptional<Param<N>> };
+
+/**
+ * A querystring schema made of the named parameters; `required` ones must be present. Its
+ * static type names each parameter as a string (narrowed where the schema lists the values).
+ */
+export function querySchema<const O extends ParamName, const R extends ParamName = never>(
+  optional: readonly O[],
+  required: readonly R[] = [],
+): TObject<QueryProperties<O, R>> {
   const properties: Record<string, TSchema> = {};
-  for (const name of [...required, ...optional]) {
-    properties[name] = required.includes(name)
+  for (const name of [...required, ...optional] as ParamName[]) {
+    properties[name] = (required as readonly ParamName[]).includes(name)
       ? PARAMS[name].schema
       : Type.Optional(PARAMS[name].schema);
   }
-  return Type.Object(properties, { additionalProperties: false });
+  return Type.Object(properties as QueryProperties<O, R>, { additionalProperties: false });
 }

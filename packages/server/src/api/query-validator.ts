@@ -1,25 +1,69 @@
-import type { TSchema } from 'typebox';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { Static, TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { maskKeys } from '../keys/format.js';
 import { ApiError } from './errors.js';
-import { PARAMS, type ParamName } from './params.js';
+import { PARAMS, type ParamName, type QueryProperties, querySchema } from './params.js';
+
+/** What a route's reader makes of its querystring: the handler's values, or a problem. */
+export type QueryReading<T> = { value: T } | { problem: { param: string; message: string } };
 
 /**
- * A per-route check that needs several parameters at once (e.g. a cursor bound to filters).
- * It runs whatever else is wrong, so the message names every problem; `usable(name)` says
- * whether a parameter is absent or passed its own check (neither repeated nor invalid), so the
- * check only relies on values it can trust.
+ * Reads a route's querystring into the values its handler works with (a decoded cursor, a sync
+ * point, a number), and finds the problems that need several parameters at once (a cursor
+ * bound to other filters). `query` holds only the parameters that passed their own check;
+ * `usable(name)` says whether a parameter is absent or passed it (neither repeated nor
+ * invalid). It runs whatever else is wrong, so the message names every problem; its value is
+ * used only when nothing is.
  */
-export type CrossCheck = (
-  query: Record<string, string>,
-  usable: (name: string) => boolean,
-) => { param: string; message: string } | null;
+export type QueryReader<Raw, Parsed> = (
+  query: Raw,
+  usable: (name: keyof Raw & string) => boolean,
+) => QueryReading<Parsed>;
 
-const CROSS_CHECK = Symbol('crossCheck');
+/** Fastify's validator result: the value becomes `request.query`. */
+type Validation = { value?: unknown; error?: ApiError };
 
-export function withCrossCheck<T extends object>(schema: T, check: CrossCheck): T {
-  Object.defineProperty(schema, CROSS_CHECK, { value: check, enumerable: false });
-  return schema;
+/**
+ * A route's querystring: its schema (validation and OpenAPI) and the validator compiler that
+ * checks it and hands the handler `Parsed`. A route passes both, `schema.querystring` and
+ * `validatorCompiler`; its handler's `request.query` is then `ParsedQuery<typeof query>`.
+ */
+export interface RouteQuery<Parsed> {
+  readonly schema: TObject;
+  readonly validatorCompiler: FastifySchemaCompiler<unknown>;
+  /** Types only: what the handler receives. */
+  readonly parsed?: Parsed;
+}
+
+/** A querystring of the named parameters as sent, once each passed its own check. */
+export type RawQuery<O extends ParamName, R extends ParamName = never> = Static<
+  TObject<QueryProperties<O, R>>
+>;
+
+export type ParsedQuery<Q> = Q extends RouteQuery<infer Parsed> ? Parsed : never;
+
+/**
+ * The querystring of a route: the named parameters (`required` ones must be present), and the
+ * reader that turns them into the handler's values; without one, the handler gets the strings.
+ */
+export function routeQuery<
+  const O extends ParamName,
+  const R extends ParamName = never,
+  Parsed = RawQuery<O, R>,
+>(spec: {
+  optional: readonly O[];
+  required?: readonly R[];
+  read?: QueryReader<RawQuery<O, R>, Parsed>;
+}): RouteQuery<Parsed> {
+  const schema = querySchema(spec.optional, spec.required);
+  const validate = compileQueryValidator(schema, spec.read as QueryReader<unknown, unknown>);
+  return {
+    schema,
+    // Only the querystring is checked; the API's routes take no body and no path parameters.
+    validatorCompiler: ({ httpPart }) =>
+      httpPart === 'querystring' ? validate : () => ({ value: undefined }),
+  };
 }
 
 interface Problem {
@@ -47,15 +91,17 @@ export function shown(value: string): string {
 }
 
 /**
- * Compiles the querystring check of a route. Problems are ranked as DECISIONS.md fixes
- * (unknown > repeated > missing > invalid): `param` names the first, the message all of them.
+ * Compiles the querystring check of a route. Problems are ranked unknown > repeated > missing >
+ * invalid: `param` names the first (the one a client fixes first), the message all of them.
  */
-export function compileQueryValidator(schema: TSchema) {
+export function compileQueryValidator(
+  schema: TSchema,
+  read?: QueryReader<unknown, unknown>,
+): (query: unknown) => Validation {
   const objectSchema = schema as unknown as {
     properties: Record<string, TSchema>;
     required?: string[];
     additionalProperties?: unknown;
-    [CROSS_CHECK]?: CrossCheck;
   };
   // A route that accepts anything (health) is not checked at all.
   if (objectSchema.additionalProperties !== false) return (query: unknown) => ({ value: query });
@@ -64,10 +110,9 @@ export function compileQueryValidator(schema: TSchema) {
   const checks = new Map(
     allowed.map((name) => [name, Compile(objectSchema.properties[name] as TSchema)]),
   );
-  const crossCheck = objectSchema[CROSS_CHECK];
   const allowedList = allowed.length > 0 ? allowed.join(', ') : 'none';
 
-  return (query: unknown): { value?: unknown; error?: ApiError } => {
+  return (query: unknown): Validation => {
     const input = (query ?? {}) as Record<string, unknown>;
     const problems: Problem[] = [];
     for (const name of Object.keys(input)) {
@@ -111,14 +156,19 @@ export function compileQueryValidator(schema: TSchema) {
         });
       }
     }
-    if (crossCheck) {
+    let reading: QueryReading<unknown> = { value: input };
+    if (read) {
       const troubled = new Set(problems.map((p) => p.param));
-      const cross = crossCheck(input as Record<string, string>, (name) => !troubled.has(name));
-      if (cross) {
-        problems.push({ rank: RANK.invalid, code: 'INVALID_PARAMETER', ...cross });
+      const usable: Record<string, unknown> = {};
+      for (const name of checks.keys()) {
+        if (input[name] !== undefined && !troubled.has(name)) usable[name] = input[name];
+      }
+      reading = read(usable, (name) => !troubled.has(name));
+      if ('problem' in reading) {
+        problems.push({ rank: RANK.invalid, code: 'INVALID_PARAMETER', ...reading.problem });
       }
     }
-    if (problems.length === 0) return { value: input };
+    if (problems.length === 0 && 'value' in reading) return { value: reading.value };
     problems.sort((a, b) => a.rank - b.rank);
     const first = problems[0] as Problem;
     return {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { parseSku } from '../../domain/sku.js';
 import { isId } from '../../ids.js';
 import { customFieldsNestingReason } from '../../items/validate.js';
-import { deleteItems, type ItemRef, type UpsertMode, upsertItems } from '../../operations/items.js';
+import { deleteItems, type ItemRef, upsertItems } from '../../operations/items.js';
 import { actorOf, findOrganization } from '../context.js';
 import { AdminError, invalid } from '../errors.js';
 import {
@@ -15,14 +15,12 @@ import {
   DeleteResult,
   MAX_BULK_BODY_BYTES,
   MAX_BULK_ROWS,
+  OrgParam,
   UpsertResult,
 } from '../schemas.js';
-import { field, unchecked } from '../validation.js';
+import { bodyCheckedByRoute, field } from '../validation.js';
 
 const TAGS = ['Items'];
-const OrgParam = Type.Object({
-  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
-});
 const UpsertQuery = Type.Object({
   mode: Type.Optional(
     Type.Union([Type.Literal('all-or-nothing'), Type.Literal('per-row')], {
@@ -44,17 +42,19 @@ function plural(count: number, one: string, many: string): string {
 export default function itemRoutes(app: FastifyInstance, services: Services) {
   const store = services.store;
 
-  app.post(
+  // The rows are documented by BulkUpsertBody but checked here, row by row: the body is unknown.
+  app.post<{ Params: Static<typeof OrgParam>; Querystring: Static<typeof UpsertQuery> }>(
     '/admin/v1/organizations/:org/items/bulk-upsert',
     {
       bodyLimit: MAX_BULK_BODY_BYTES,
+      validatorCompiler: bodyCheckedByRoute,
       schema: {
         summary: 'Upsert items in bulk',
         description: `Upserts up to ${MAX_BULK_ROWS} items by sku, with the row checks of \`stockroom items import\` (a JSON array): rows without a sku are created; a row identical to what is stored is \`unchanged\` and keeps its updatedAt; a field absent from a row is left as stored. Every row gets an outcome. Changed items reach incremental sync (\`updatedSince\`) like any other write.`,
         tags: TAGS,
         params: OrgParam,
         querystring: UpsertQuery,
-        body: unchecked(BulkUpsertBody),
+        body: BulkUpsertBody,
         response: {
           200: Type.Object({ data: UpsertResult }),
           422: Type.Object(
@@ -78,9 +78,9 @@ export default function itemRoutes(app: FastifyInstance, services: Services) {
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
-      const query = request.query as { mode?: UpsertMode; dryRun?: string };
-      const rows = request.body as unknown;
+      const { org } = request.params;
+      const query = request.query;
+      const rows = request.body;
       if (!Array.isArray(rows)) {
         throw invalid(
           'body',
@@ -122,7 +122,7 @@ export default function itemRoutes(app: FastifyInstance, services: Services) {
     },
   );
 
-  app.post(
+  app.post<{ Params: Static<typeof OrgParam>; Body: Static<typeof BulkDeleteBody> }>(
     '/admin/v1/organizations/:org/items/bulk-delete',
     {
       schema: {
@@ -138,8 +138,8 @@ export default function itemRoutes(app: FastifyInstance, services: Services) {
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
-      const body = request.body as { ids?: string[]; skus?: string[] };
+      const { org } = request.params;
+      const body = request.body;
       const ids = body.ids ?? [];
       const skus = body.skus ?? [];
       if (ids.length + skus.length === 0) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { parseExpiresIn, parseFutureDate, parseGrace } from '../../domain/key-limits.js';
 import { keyView } from '../../domain/key-view.js';
@@ -18,27 +18,20 @@ import {
 import type { ApiKeyRecord } from '../../store/types.js';
 import { actorOf, findKey, findOrganization } from '../context.js';
 import { invalid } from '../errors.js';
-import { adminErrors, CreateKeyBody, KeyView, KeyWithSecret, RotateKeyBody } from '../schemas.js';
+import {
+  adminErrors,
+  CreateKeyBody,
+  KeyParams,
+  KeyView,
+  KeyWithSecret,
+  OrgParam,
+  RotateKeyBody,
+} from '../schemas.js';
 import { field } from '../validation.js';
 
 const TAGS = ['Keys'];
-const OrgParam = Type.Object({
-  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
-});
-const KeyParams = Type.Object({
-  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
-  keyId: Type.String({ description: 'Key id.', examples: ['6740a1f2c3d4e5f6a7b8c9d0'] }),
-});
-
-interface CreateBody {
-  user?: string;
-  name?: string;
-  permissions?: string[];
-  expiresIn?: string;
-  expiresAt?: string;
-  remaining?: number;
-  rateLimit?: string;
-}
+type OrgRequest = { Params: Static<typeof OrgParam> };
+type KeyRequest = { Params: Static<typeof KeyParams> };
 
 /** Ids and emails never hold one; PostgreSQL cannot even be asked about a NUL. */
 function hasControlCharacter(text: string): boolean {
@@ -69,7 +62,7 @@ async function shown(services: Services, key: ApiKeyRecord) {
 export default function keyRoutes(app: FastifyInstance, services: Services) {
   const store = services.store;
 
-  app.get(
+  app.get<OrgRequest>(
     '/admin/v1/organizations/:org/keys',
     {
       schema: {
@@ -85,13 +78,13 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
+      const { org } = request.params;
       const keys = await listKeys(store, await findOrganization(store, org));
       return { data: keys.map(({ key, userEmail }) => keyView(key, userEmail)) };
     },
   );
 
-  app.post(
+  app.post<OrgRequest & { Body: Static<typeof CreateKeyBody> }>(
     '/admin/v1/organizations/:org/keys',
     {
       schema: {
@@ -114,8 +107,8 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
       },
     },
     async (request, reply) => {
-      const { org } = request.params as { org: string };
-      const body = request.body as CreateBody;
+      const { org } = request.params;
+      const body = request.body;
       if (body.expiresIn !== undefined && body.expiresAt !== undefined) {
         throw invalid('expiresAt', 'Send expiresIn or expiresAt, not both.');
       }
@@ -162,7 +155,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
     },
   );
 
-  app.get(
+  app.get<KeyRequest>(
     '/admin/v1/organizations/:org/keys/:keyId',
     {
       schema: {
@@ -176,7 +169,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
       },
     },
     async (request) => {
-      const { org, keyId } = request.params as { org: string; keyId: string };
+      const { org, keyId } = request.params;
       const organization = await findOrganization(store, org);
       return { data: await shown(services, await findKey(store, organization, keyId)) };
     },
@@ -187,7 +180,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
     description: string,
     change: (key: ApiKeyRecord, request: FastifyRequest) => Promise<ApiKeyRecord>,
   ) =>
-    app.post(
+    app.post<KeyRequest>(
       `/admin/v1/organizations/:org/keys/:keyId/${verb}`,
       {
         schema: {
@@ -207,7 +200,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
         },
       },
       async (request) => {
-        const { org, keyId } = request.params as { org: string; keyId: string };
+        const { org, keyId } = request.params;
         const organization = await findOrganization(store, org);
         const key = await findKey(store, organization, keyId);
         return { data: await shown(services, await change(key, request)) };
@@ -230,7 +223,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
     (key, request) => revokeKey(store, actorOf(request), key),
   );
 
-  app.post(
+  app.post<KeyRequest & { Body: Static<typeof RotateKeyBody> }>(
     '/admin/v1/organizations/:org/keys/:keyId/rotate',
     {
       schema: {
@@ -253,8 +246,8 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
       },
     },
     async (request, reply) => {
-      const { org, keyId } = request.params as { org: string; keyId: string };
-      const { grace } = request.body as { grace?: string };
+      const { org, keyId } = request.params;
+      const { grace } = request.body;
       const graceSeconds = grace === undefined ? 0 : field('grace', parseGrace, grace);
       const organization = await findOrganization(store, org);
       const current = await findKey(store, organization, keyId);

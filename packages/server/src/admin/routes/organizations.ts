@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { byCreation } from '../../domain/creation-order.js';
 import { memberView, organizationView } from '../../domain/organization-view.js';
@@ -23,14 +23,12 @@ import {
   OrganizationDeletion,
   OrganizationDetail,
   OrganizationView,
+  OrgParam,
   UpdateOrganizationBody,
 } from '../schemas.js';
 import { field } from '../validation.js';
 
 const TAGS = ['Organizations'];
-const OrgParam = Type.Object({
-  org: Type.String({ description: 'Organization id or slug.', examples: ['acme'] }),
-});
 const DryRunQuery = Type.Object({
   dryRun: Type.Optional(
     Type.Union([Type.Literal('true'), Type.Literal('false')], {
@@ -52,18 +50,6 @@ export function featureNames(name: string, values: string[]): string[] {
   return [...new Set(values)];
 }
 
-interface CreateBody {
-  name: string;
-  slug?: string;
-  features?: string[];
-}
-
-interface UpdateBody {
-  name?: string;
-  enableFeatures?: string[];
-  disableFeatures?: string[];
-}
-
 export default function organizationRoutes(app: FastifyInstance, services: Services) {
   const store = services.store;
 
@@ -83,7 +69,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
     async () => ({ data: byCreation(await store.listOrganizations()).map(organizationView) }),
   );
 
-  app.post(
+  app.post<{ Body: Static<typeof CreateOrganizationBody> }>(
     '/admin/v1/organizations',
     {
       schema: {
@@ -99,7 +85,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
       },
     },
     async (request, reply) => {
-      const body = request.body as CreateBody;
+      const body = request.body;
       const name = field('name', textParser(200), body.name);
       const slug = body.slug === undefined ? undefined : field('slug', parseSlug, body.slug);
       const features =
@@ -126,7 +112,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
     },
   );
 
-  app.get(
+  app.get<{ Params: Static<typeof OrgParam> }>(
     '/admin/v1/organizations/:org',
     {
       schema: {
@@ -142,7 +128,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
+      const { org } = request.params;
       const organization = await findOrganization(store, org);
       const { members, itemCount, keyCount } = await organizationDetail(store, organization);
       return {
@@ -156,7 +142,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
     },
   );
 
-  app.patch(
+  app.patch<{ Params: Static<typeof OrgParam>; Body: Static<typeof UpdateOrganizationBody> }>(
     '/admin/v1/organizations/:org',
     {
       schema: {
@@ -173,8 +159,8 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
-      const body = request.body as UpdateBody;
+      const { org } = request.params;
+      const body = request.body;
       const update = {
         ...(body.name !== undefined && { name: field('name', textParser(200), body.name) }),
         enable: featureNames('enableFeatures', body.enableFeatures ?? []),
@@ -202,7 +188,7 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
     },
   );
 
-  app.delete(
+  app.delete<{ Params: Static<typeof OrgParam>; Querystring: Static<typeof DryRunQuery> }>(
     '/admin/v1/organizations/:org',
     {
       schema: {
@@ -219,8 +205,8 @@ export default function organizationRoutes(app: FastifyInstance, services: Servi
       },
     },
     async (request) => {
-      const { org } = request.params as { org: string };
-      const dryRun = (request.query as { dryRun?: string }).dryRun === 'true';
+      const { org } = request.params;
+      const dryRun = request.query.dryRun === 'true';
       const organization = await findOrganization(store, org);
       const deleted = dryRun
         ? await previewOrganizationDeletion(store, organization)

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { isoTime } from '../../time.js';
 import type { AccessPolicy } from '../auth.js';
-import { querySchema } from '../params.js';
+import { routeQuery } from '../query-validator.js';
 import { errorResponses, KEY_ERRORS, SECURITY } from '../schemas.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -36,6 +36,7 @@ const VerifyResponse = Type.Object(
 );
 
 const access: AccessPolicy = { keyed: true, chargesQuota: false };
+const verifyQuery = routeQuery({ optional: [] });
 
 export default function authVerifyRoute(app: FastifyInstance, services: Services) {
   app.addSchema(VerifyResponse);
@@ -43,13 +44,14 @@ export default function authVerifyRoute(app: FastifyInstance, services: Services
     '/api/v1/auth/verify',
     {
       config: { access },
+      validatorCompiler: verifyQuery.validatorCompiler,
       schema: {
         summary: 'Verify an API key',
         description:
           'Describes the key the request was made with. Counts toward the rate limit, spends no quota, and reports the uses left now. Never returns the secret or its hash.',
         tags: ['Authentication'],
         security: SECURITY,
-        querystring: querySchema([]),
+        querystring: verifyQuery.schema,
         response: { 200: Type.Ref('VerifyResponse'), ...errorResponses(KEY_ERRORS) },
       },
     },

@@ -9,6 +9,7 @@ import type { AccessPolicy } from '../auth.js';
 import {
   type CursorFilters,
   cursorMatches,
+  type DecodedCursor,
   decodeCursor,
   encodeCursor,
   encodeSyncCursor,
@@ -16,26 +17,18 @@ import {
 import { ApiError } from '../errors.js';
 import { Gate } from '../gate.js';
 import { DEFAULT_PAGE_SIZE, type ItemField, MAX_PAGE_SIZE, parseFields } from '../item-fields.js';
-import { PARAMS, querySchema } from '../params.js';
-import { quote, withCrossCheck } from '../query-validator.js';
+import { PARAMS } from '../params.js';
+import {
+  type ParsedQuery,
+  type QueryReading,
+  quote,
+  type RawQuery,
+  routeQuery,
+} from '../query-validator.js';
 import { sendJson } from '../respond.js';
 import { errorResponses, KEY_ERRORS, NOT_MODIFIED, SECURITY } from '../schemas.js';
 import { itemJson } from '../serialize.js';
 import { encodeSince, MAX_FUTURE_MS, parseSince, type SincePoint } from '../sync.js';
-
-interface ItemsQuery extends Record<string, string | undefined> {
-  organizationId?: string;
-  limit?: string;
-  search?: string;
-  status?: ItemStatus;
-  fields?: string;
-  cursor?: string;
-  sku?: string;
-  barcode?: string;
-  ids?: string;
-  updatedSince?: string;
-  includeDeleted?: 'true' | 'false';
-}
 
 const access: AccessPolicy = {
   keyed: true,
@@ -45,8 +38,28 @@ const access: AccessPolicy = {
   chargesQuota: true,
 };
 
+/** The list's parameters as the handler uses them, read once by the querystring's validator. */
+interface ItemsQuery {
+  organizationId?: string;
+  /** The page size: the default, or `limit` up to the maximum. */
+  limit: number;
+  fields: ItemField[] | undefined;
+  status?: ItemStatus;
+  search?: string;
+  sku?: string;
+  barcode?: string;
+  /** The `ids` filter, each id once. */
+  ids?: string[];
+  /** Where the page starts: the decoded `cursor`, bound to these filters. */
+  cursor: DecodedCursor | null;
+  /** The filters the next page's cursor is bound to. */
+  filters: CursorFilters;
+  /** With `updatedSince`: an incremental sync from this point. */
+  sync: { since: SincePoint; includeDeleted: boolean } | null;
+}
+
 /** The filters a cursor is bound to, as the request states them. */
-function cursorFilters(query: Record<string, string | undefined>): CursorFilters {
+function cursorFilters(query: RawItemsQuery): CursorFilters {
   return {
     status: query.status,
     search: query.search,
@@ -60,101 +73,132 @@ function cursorFilters(query: Record<string, string | undefined>): CursorFilters
 
 const EXACT_FILTERS = ['sku', 'barcode', 'ids'] as const;
 
-/** Problems that need several parameters at once; each only judges values that passed their own check. */
-function crossCheck(
-  query: Record<string, string | undefined>,
-  usable: (name: string) => boolean,
-): { param: string; message: string } | null {
-  const present = (name: string) => query[name] !== undefined && usable(name);
+const PARAMETERS = [
+  'organizationId',
+  'limit',
+  'search',
+  'status',
+  'fields',
+  'cursor',
+  'sku',
+  'barcode',
+  'ids',
+  'updatedSince',
+  'includeDeleted',
+] as const;
+
+/** The list's parameters as sent, each one that passed its own check. */
+type RawItemsQuery = RawQuery<(typeof PARAMETERS)[number]>;
+
+/**
+ * Reads the list's parameters, with the problems that need several of them at once; each only
+ * judges values that passed their own check.
+ */
+function readItemsQuery(
+  query: RawItemsQuery,
+  usable: (name: keyof RawItemsQuery) => boolean,
+): QueryReading<ItemsQuery> {
+  const present = (name: keyof RawItemsQuery) => query[name] !== undefined;
   const exact = EXACT_FILTERS.filter(present);
   if (present('search') && exact.length > 0) {
-    return {
-      param: 'search',
-      message: `search cannot be combined with ${exact.join(' or ')}: an exact filter already names the items; drop one of them.`,
-    };
+    return problem(
+      'search',
+      `search cannot be combined with ${exact.join(' or ')}: an exact filter already names the items; drop one of them.`,
+    );
   }
-  if (present('updatedSince')) {
+  let sync: ItemsQuery['sync'] = null;
+  if (query.updatedSince !== undefined) {
     const other = [...(present('search') ? ['search'] : []), ...exact];
     if (other.length > 0) {
-      return {
-        param: 'updatedSince',
-        message: `updatedSince cannot be combined with ${other.join(' or ')}: a sync lists every change (status and fields may narrow it); drop ${other.length > 1 ? 'them' : 'it'}.`,
-      };
+      return problem(
+        'updatedSince',
+        `updatedSince cannot be combined with ${other.join(' or ')}: a sync lists every change (status and fields may narrow it); drop ${other.length > 1 ? 'them' : 'it'}.`,
+      );
     }
-    const since = parseSince(query.updatedSince as string);
+    const since = parseSince(query.updatedSince);
     if (!since) {
-      return {
-        param: 'updatedSince',
-        message: `Invalid updatedSince ${quote(query.updatedSince as string)}: ${PARAMS.updatedSince.invalid}.`,
-      };
+      return problem(
+        'updatedSince',
+        `Invalid updatedSince ${quote(query.updatedSince)}: ${PARAMS.updatedSince.invalid}.`,
+      );
     }
     if (since.kind === 'instant' && since.at > Date.now() + MAX_FUTURE_MS) {
-      return {
-        param: 'updatedSince',
-        message: `Invalid updatedSince ${quote(query.updatedSince as string)}: it lies in the future; pass the time of your last sync, or the nextSince it returned.`,
-      };
+      return problem(
+        'updatedSince',
+        `Invalid updatedSince ${quote(query.updatedSince)}: it lies in the future; pass the time of your last sync, or the nextSince it returned.`,
+      );
     }
-  } else if (query.includeDeleted !== undefined && usable('includeDeleted')) {
-    return {
-      param: 'includeDeleted',
-      message:
-        'includeDeleted needs updatedSince: deletions are listed by an incremental sync only; add updatedSince or drop includeDeleted.',
-    };
+    sync = { since, includeDeleted: query.includeDeleted === 'true' };
+  } else if (query.includeDeleted !== undefined) {
+    return problem(
+      'includeDeleted',
+      'includeDeleted needs updatedSince: deletions are listed by an incremental sync only; add updatedSince or drop includeDeleted.',
+    );
   }
+  const filters = cursorFilters(query);
+  let cursor: DecodedCursor | null = null;
   // A cursor that is repeated or fails its own pattern is already reported.
-  if (query.cursor === undefined || !usable('cursor')) return null;
-  const cursor = decodeCursor(query.cursor);
-  if (!cursor) {
-    return {
-      param: 'cursor',
-      message: `Invalid cursor: ${PARAMS.cursor.invalid}; to start over, omit cursor.`,
-    };
+  if (query.cursor !== undefined) {
+    cursor = decodeCursor(query.cursor);
+    if (!cursor) {
+      return problem(
+        'cursor',
+        `Invalid cursor: ${PARAMS.cursor.invalid}; to start over, omit cursor.`,
+      );
+    }
+    // Which filters a cursor belongs to can only be judged against filters that are valid.
+    const bound = ['status', 'search', 'includeDeleted', 'updatedSince', ...EXACT_FILTERS] as const;
+    if (bound.every(usable) && !cursorMatches(cursor, filters)) {
+      return problem(
+        'cursor',
+        `Invalid cursor: it was made for other filters; ${PARAMS.cursor.invalid}, or omit cursor to start over.`,
+      );
+    }
   }
-  // Which filters a cursor belongs to can only be judged against filters that are valid.
-  const bound = ['status', 'search', 'includeDeleted', 'updatedSince', ...EXACT_FILTERS];
-  if (!bound.every(usable)) return null;
-  if (!cursorMatches(cursor, cursorFilters(query))) {
-    return {
-      param: 'cursor',
-      message: `Invalid cursor: it was made for other filters; ${PARAMS.cursor.invalid}, or omit cursor to start over.`,
-    };
-  }
-  return null;
+  const { organizationId, status, search, sku, barcode, ids } = query;
+  return {
+    value: {
+      ...(organizationId === undefined ? {} : { organizationId }),
+      limit: Math.min(
+        query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit),
+        MAX_PAGE_SIZE,
+      ),
+      fields: parseFields(query.fields),
+      ...(status === undefined ? {} : { status }),
+      ...(search === undefined ? {} : { search }),
+      ...(sku === undefined ? {} : { sku }),
+      ...(barcode === undefined ? {} : { barcode }),
+      ...(ids === undefined ? {} : { ids: [...new Set(ids.split(','))] }),
+      cursor,
+      filters,
+      sync,
+    },
+  };
 }
 
-const querystring = withCrossCheck(
-  querySchema([
-    'organizationId',
-    'limit',
-    'search',
-    'status',
-    'fields',
-    'cursor',
-    'sku',
-    'barcode',
-    'ids',
-    'updatedSince',
-    'includeDeleted',
-  ]),
-  crossCheck,
-);
+function problem(param: string, message: string): QueryReading<never> {
+  return { problem: { param, message } };
+}
+
+const itemsQuery = routeQuery({ optional: PARAMETERS, read: readItemsQuery });
 
 /** Large pages (limit above the default) built at once, per process. */
 const LARGE_PAGE_CONCURRENCY = 2;
 
 export default function inventoryItemsRoute(app: FastifyInstance, services: Services) {
   const largePages = new Gate(LARGE_PAGE_CONCURRENCY);
-  app.get<{ Querystring: ItemsQuery }>(
+  app.get<{ Querystring: ParsedQuery<typeof itemsQuery> }>(
     '/api/v1/inventory/items',
     {
       config: { access },
+      validatorCompiler: itemsQuery.validatorCompiler,
       schema: {
         summary: 'List inventory items',
         description:
           'Items of the key’s organization in creation order (`_id` ascending), filtered by `search`, `status` or the exact `sku`, `barcode` and `ids`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. With `updatedSince`, an incremental sync instead: the items changed since then in change order, deletions too with `includeDeleted=true`, and `nextSince` to continue from next time. Every page carries a strong `ETag` (one per content encoding; `If-None-Match` answers 304) and is compressed with brotli or gzip when `Accept-Encoding` allows. Needs `inventory:view` and the `inventory` feature.',
         tags: ['Inventory'],
         security: SECURITY,
-        querystring,
+        querystring: itemsQuery.schema,
         response: {
           200: Type.Object({
             data: Type.Array(Type.Ref('InventoryItem')),
@@ -198,25 +242,17 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
       const organization = request.organization;
       if (!organization) throw new Error('authorize did not run');
       const query = request.query;
-      const limit = Math.min(
-        query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit),
-        MAX_PAGE_SIZE,
-      );
-      const fields = parseFields(query.fields);
-      const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
-      const filters = cursorFilters(query);
+      const sync = query.sync;
       const build =
-        query.updatedSince === undefined
-          ? () => buildPage(services, organization.id, query, limit, fields, cursor, filters)
-          : () => buildSyncPage(services, organization.id, query, limit, fields, cursor, filters);
+        sync === null
+          ? () => buildPage(services, organization.id, query)
+          : () => buildSyncPage(services, organization.id, query, sync);
       // Large pages are built a few at a time (see gate.ts); the default page size is not held.
-      const page = limit > DEFAULT_PAGE_SIZE ? await largePages.run(build) : await build();
+      const page = query.limit > DEFAULT_PAGE_SIZE ? await largePages.run(build) : await build();
       return sendJson(request, reply, page.body, { etag: page.etag });
     },
   );
 }
-
-type Cursor = ReturnType<typeof decodeCursor>;
 
 /** A page's bytes and their strong ETag, hashed slice by slice as the page was made. */
 type PageBytes = ReturnType<HashedBody['finish']>;
@@ -230,11 +266,8 @@ async function buildPage(
   services: Services,
   organizationId: string,
   query: ItemsQuery,
-  limit: number,
-  fields: ItemField[] | undefined,
-  cursor: Cursor,
-  filters: CursorFilters,
 ): Promise<PageBytes> {
+  const { limit, fields, cursor, filters } = query;
   // A store that bounds the work of a search page may stop early; it then says where.
   let resumeAfter: string | undefined;
   const itemQuery: ItemQuery = {
@@ -245,7 +278,7 @@ async function buildPage(
     ...(query.search === undefined ? {} : { search: foldCase(query.search) }),
     ...(query.sku === undefined ? {} : { sku: query.sku }),
     ...(query.barcode === undefined ? {} : { barcode: query.barcode }),
-    ...(query.ids === undefined ? {} : { ids: [...new Set(query.ids.split(','))] }),
+    ...(query.ids === undefined ? {} : { ids: query.ids }),
     onPartialPage: (id) => {
       resumeAfter = id;
     },
@@ -284,14 +317,9 @@ async function buildSyncPage(
   services: Services,
   organizationId: string,
   query: ItemsQuery,
-  limit: number,
-  fields: ItemField[] | undefined,
-  cursor: Cursor,
-  filters: CursorFilters,
+  { since, includeDeleted }: NonNullable<ItemsQuery['sync']>,
 ): Promise<PageBytes> {
-  // Validated by the cross-check of the querystring.
-  const since = parseSince(query.updatedSince as string) as SincePoint;
-  const includeDeleted = query.includeDeleted === 'true';
+  const { limit, fields, cursor, filters } = query;
   const now = Date.now();
   if (includeDeleted && since.at < now - services.config.syncRetentionMs) {
     throw new ApiError(

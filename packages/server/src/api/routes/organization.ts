@@ -1,24 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AccessPolicy } from '../auth.js';
-import { querySchema } from '../params.js';
+import { routeQuery } from '../query-validator.js';
 import { errorResponses, KEY_ERRORS, SECURITY } from '../schemas.js';
 import { serializeOrganization } from '../serialize.js';
 
 const access: AccessPolicy = { keyed: true, organizationOverride: true, chargesQuota: true };
+const organizationQuery = routeQuery({ optional: ['organizationId'] });
 
 export default function organizationRoute(app: FastifyInstance) {
   app.get(
     '/api/v1/organization',
     {
       config: { access },
+      validatorCompiler: organizationQuery.validatorCompiler,
       schema: {
         summary: 'The key’s organization',
         description:
           'The organization the key belongs to: id, name, slug, enabled features and creation time. Needs a key, no permission.',
         tags: ['Organization'],
         security: SECURITY,
-        querystring: querySchema(['organizationId']),
+        querystring: organizationQuery.schema,
         response: {
           200: Type.Object({ data: Type.Ref('Organization') }),
           ...errorResponses([...KEY_ERRORS, 'ORGANIZATION_NOT_FOUND']),
