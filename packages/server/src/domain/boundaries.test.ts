@@ -42,8 +42,10 @@ describe('the domain layer', () => {
     expect(found).toEqual([]);
   });
 
-  it('is what the surfaces share: nothing outside cli/ imports from cli/', () => {
-    const outside = imports('.').filter(({ file }) => file.split(path.sep)[0] !== 'cli');
+  it('is what the surfaces share: nothing outside cli/ imports from cli/ (but its test harness)', () => {
+    const outside = imports('.').filter(
+      ({ file }) => !['cli', 'testing'].includes(file.split(path.sep)[0] as string),
+    );
     expect(outside.filter(({ file, specifier }) => target(file, specifier) === 'cli')).toEqual([]);
   });
 });
