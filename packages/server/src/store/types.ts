@@ -368,8 +368,15 @@ export interface StoreAvailability {
   setLog(log: { warn(object: Record<string, unknown>, message: string): void } | null): void;
 }
 
-export interface Store {
+/** The engine itself: which it is, what it can do, its schema and its connection. */
+export interface StoreEngine {
+  /** Which engine this is: for log lines and tests, never for choosing behaviour. */
   readonly engine: 'sqlite' | 'postgres';
+  /**
+   * Whether `serve --demo` fills this store with demo data when it holds no organization: an
+   * embedded database of one machine, not a shared one that other processes may be setting up.
+   */
+  readonly seedsDemoWhenEmpty: boolean;
   /** Connections of an engine with a pool (PostgreSQL), for metrics; absent on SQLite. */
   poolStats?(): { total: number; idle: number; waiting: number };
   /**
@@ -381,7 +388,10 @@ export interface Store {
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
 
+/** Organizations, users and their memberships. */
+export interface OrganizationStore {
   createOrganization(input: {
     name: string;
     slug: string;
@@ -405,7 +415,15 @@ export interface Store {
   removeMember(organizationId: string, userId: string): Promise<boolean>;
   isMember(organizationId: string, userId: string): Promise<boolean>;
   listMembers(organizationId: string): Promise<User[]>;
+  /**
+   * Deletes an organization with its items, keys, memberships and webhooks, in one transaction (users,
+   * who may belong to other organizations, and the audit log stay). Null when it did not exist.
+   */
+  deleteOrganization(id: string): Promise<OrganizationDeletion | null>;
+}
 
+/** API keys: their records, authentication's lookup, quotas and last use. */
+export interface KeyStore {
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
   getApiKey(id: string): Promise<ApiKeyRecord | null>;
   listApiKeys(organizationId: string): Promise<ApiKeyRecord[]>;
@@ -438,7 +456,10 @@ export interface Store {
   ): Promise<ApiKeyRecord | null>;
   /** Batched last-use tracking: keyId → epoch ms. */
   recordKeyUse(uses: Map<string, number>): Promise<void>;
+}
 
+/** Items of an organization: pages, search, lookups and writes. */
+export interface ItemStore {
   listItems(organizationId: string, query: ItemQuery): Promise<Item[]>;
   /**
    * The same rows as listItems, in slices with turns of the event loop between them, so that
@@ -472,22 +493,31 @@ export interface Store {
    * none. Returns, per ref, whether an item went (false: there was none).
    */
   deleteItems(organizationId: string, refs: readonly ItemRef[]): Promise<boolean[]>;
+}
 
+/** The change feed: items and tombstones in change order. */
+export interface ChangeFeedStore {
   /** Changes of an organization after a position, in change order (see ChangeQuery). */
   listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage>;
   /** Drops tombstones of deletions before `before` (epoch ms); returns how many. */
   purgeTombstones(before: number): Promise<number>;
+}
 
-  /**
-   * Deletes an organization with its items, keys, memberships and webhooks, in one transaction (users,
-   * who may belong to other organizations, and the audit log stay). Null when it did not exist.
-   */
-  deleteOrganization(id: string): Promise<OrganizationDeletion | null>;
-
-  /** Webhooks and their deliveries (issue 8). */
-  readonly webhooks: WebhookStore;
-
+/** The audit log of operators' actions (it outlives the organization). */
+export interface AuditStore {
   appendAuditEvent(event: NewAuditEvent): Promise<AuditEvent>;
   /** Oldest first; with `limit`, the most recent `limit` events (still oldest first). */
   listAuditEvents(organizationId: string, options?: { limit?: number }): Promise<AuditEvent[]>;
+}
+
+/** The storage contract: every aggregate of one engine, behind one object. */
+export interface Store
+  extends StoreEngine,
+    OrganizationStore,
+    KeyStore,
+    ItemStore,
+    ChangeFeedStore,
+    AuditStore {
+  /** Webhooks and their deliveries (issue 8). */
+  readonly webhooks: WebhookStore;
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { collectSlices } from '../turns.js';
 import type {
   ApiKeyRecord,
   AuditEvent,
@@ -496,6 +497,7 @@ export class SqliteThreads {
 /** The SQLite Store of a serving process: the same contract, its statements on threads. */
 export class ThreadedSqliteStore implements Store {
   readonly engine = 'sqlite' as const;
+  readonly seedsDemoWhenEmpty = true;
   readonly threads: SqliteThreads;
   readonly webhooks: WebhookStore;
 
@@ -653,11 +655,7 @@ export class ThreadedSqliteStore implements Store {
   }
 
   async listItems(organizationId: string, query: ItemQuery): Promise<Item[]> {
-    const items: Item[] = [];
-    for await (const slice of this.listItemSlices(organizationId, query)) {
-      for (const item of slice) items.push(item);
-    }
-    return items;
+    return collectSlices(this.listItemSlices(organizationId, query));
   }
 
   /**
