@@ -1,7 +1,8 @@
 import { isPostgresUrl } from '../config.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
-import { ThreadedSqliteStore, threadScriptBuilt } from './sqlite/sqlite-threads.js';
+import { threadScriptBuilt } from './sqlite/sqlite-threads.js';
+import { ThreadedSqliteStore } from './sqlite/threaded-store.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOptions {

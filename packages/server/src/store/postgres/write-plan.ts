@@ -42,7 +42,7 @@ export function planWrites(
       continue;
     }
     if ('update' in write) {
-      // Only a stored item is updated: the plan's own object, so later rows see the change.
+      // Changed in place: a later row of the same sku sees what this one wrote.
       const stored = current as Item;
       Object.assign(stored, write.update);
       if (!created.has(stored)) changed.add(stored);
