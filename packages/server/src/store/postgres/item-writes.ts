@@ -36,12 +36,8 @@ export abstract class PostgresItemWrites extends PostgresItems implements ItemSt
         const failed = outcomes.some((outcome) => typeof outcome === 'object');
         if (options.dryRun || (options.allOrNothing && failed)) throw new Rollback();
         const seqs = await takeChangeSeqs(client, organizationId, plan.changes, now);
-        for (let i = 0; i < plan.inserts.length; i += WRITE_BATCH) {
-          await insertItems(client, organizationId, plan.inserts.slice(i, i + WRITE_BATCH), seqs);
-        }
-        for (let i = 0; i < plan.updates.length; i += WRITE_BATCH) {
-          await updateItems(client, organizationId, plan.updates.slice(i, i + WRITE_BATCH), seqs);
-        }
+        await writeItemRows(client, INSERT_ITEMS, organizationId, plan.inserts, seqs);
+        await writeItemRows(client, UPDATE_ITEMS, organizationId, plan.updates, seqs);
       });
     } catch (error) {
       if (!(error instanceof Rollback)) throw error;
@@ -137,37 +133,31 @@ const UNNEST_ITEMS = `unnest($2::text[], $3::text[], $4::text[], $5::text[], $6:
   AS u(id, name, description, sku, barcode, status, quantity, custom_fields, search_text, created_at,
     updated_at, change_seq)`;
 
-/** Many rows in one statement: arrays of each column, unnested server side. */
-async function insertItems(
-  client: pg.PoolClient,
-  organizationId: string,
-  items: Item[],
-  seqs: Map<Item, number>,
-) {
-  if (items.length === 0) return;
-  await client.query(
-    `INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
-       custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
-     SELECT $1, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
-       u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq, u.change_seq
-     FROM ${UNNEST_ITEMS}`,
-    [organizationId, ...itemColumns(items, seqs)],
-  );
-}
+const INSERT_ITEMS = `INSERT INTO items (organization_id, id, name, description, sku, barcode,
+    status, quantity, custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
+  SELECT $1, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
+    u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq, u.change_seq
+  FROM ${UNNEST_ITEMS}`;
 
-async function updateItems(
+const UPDATE_ITEMS = `UPDATE items i SET name = u.name, description = u.description, barcode = u.barcode,
+    status = u.status, quantity = u.quantity, custom_fields = u.custom_fields::json,
+    search_text = u.search_text, updated_at = u.updated_at, change_seq = u.change_seq
+  FROM ${UNNEST_ITEMS}
+  WHERE i.organization_id = $1 AND i.id = u.id`;
+
+/**
+ * Many rows in one statement (INSERT_ITEMS or UPDATE_ITEMS), in batches of WRITE_BATCH: arrays
+ * of each column, unnested server side.
+ */
+async function writeItemRows(
   client: pg.PoolClient,
+  statement: string,
   organizationId: string,
   items: Item[],
   seqs: Map<Item, number>,
 ) {
-  if (items.length === 0) return;
-  await client.query(
-    `UPDATE items i SET name = u.name, description = u.description, barcode = u.barcode,
-       status = u.status, quantity = u.quantity, custom_fields = u.custom_fields::json,
-       search_text = u.search_text, updated_at = u.updated_at, change_seq = u.change_seq
-     FROM ${UNNEST_ITEMS}
-     WHERE i.organization_id = $1 AND i.id = u.id`,
-    [organizationId, ...itemColumns(items, seqs)],
-  );
+  for (let i = 0; i < items.length; i += WRITE_BATCH) {
+    const batch = items.slice(i, i + WRITE_BATCH);
+    await client.query(statement, [organizationId, ...itemColumns(batch, seqs)]);
+  }
 }

@@ -11,6 +11,7 @@ import { ITEM_COLUMNS } from './rows.js';
 /** SQLSTATE of a lock not granted within lock_timeout. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
+// An item by its key: prepared (prepared.ts), as its plan cannot depend on the values.
 const ITEM_BY_ID = prepared(
   'item_by_id',
   `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = $1 AND id = $2`,
