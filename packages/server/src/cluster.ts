@@ -5,6 +5,7 @@ import os from 'node:os';
 import type pino from 'pino';
 import type { Config } from './config.js';
 import { type DemoSeed, seedDemo } from './demo.js';
+import { hasRateLimitCounters } from './keys/db-rate-limit.js';
 import { answerRateLimits } from './keys/ipc-rate-limit.js';
 import { MemoryRateLimiter } from './keys/rate-limit.js';
 import { ClusterMetrics, PROMETHEUS_CONTENT_TYPE } from './metrics/cluster.js';
@@ -132,7 +133,7 @@ export async function runPrimary(
     if (
       options.demo &&
       config.nodeEnv !== 'production' &&
-      store.engine === 'sqlite' &&
+      store.seedsDemoWhenEmpty &&
       (await store.countOrganizations()) === 0
     ) {
       demo = await seedDemo(store);
@@ -140,8 +141,9 @@ export async function runPrimary(
   } finally {
     await store.close();
   }
-  // On SQLite the workers count here without Redis, and while it is down (their fallback).
-  const rateLimits = store.engine === 'sqlite' ? new MemoryRateLimiter() : null;
+  // A store without shared counters (SQLite): the workers count here without Redis, and
+  // while it is down (their fallback).
+  const rateLimits = hasRateLimitCounters(store) ? null : new MemoryRateLimiter();
   const apiPort = config.port === 0 ? await freePort(config.host) : config.port;
   const docsPort = config.docsPort === 0 ? await freePort(config.host) : config.docsPort;
   // The admin port only when the admin API is on: otherwise it is never opened.

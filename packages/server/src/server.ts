@@ -161,7 +161,7 @@ export function createLogger(config: Config, destination: 1 | 2 = 1): pino.Logge
 }
 
 function shouldSeed(config: Config, services: Services, requested: boolean): Promise<boolean> {
-  if (!requested || config.nodeEnv === 'production' || services.store.engine !== 'sqlite') {
+  if (!requested || config.nodeEnv === 'production' || !services.store.seedsDemoWhenEmpty) {
     return Promise.resolve(false);
   }
   return services.store.countOrganizations().then((count) => count === 0);

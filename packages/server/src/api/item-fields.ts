@@ -1,14 +1,13 @@
-/** Item fields in the order DECISIONS.md fixes for serialization; `fields` selects from these. */
+import { WRITABLE_ITEM_FIELDS } from '../store/items/fields.js';
+
+/**
+ * Item fields in the order every item is serialized (the id and owner, the writable fields,
+ * then the times); `fields` selects from these.
+ */
 export const ITEM_FIELDS = [
   '_id',
   'organizationId',
-  'name',
-  'description',
-  'sku',
-  'barcode',
-  'status',
-  'quantity',
-  'customFields',
+  ...WRITABLE_ITEM_FIELDS,
   'createdAt',
   'updatedAt',
 ] as const;

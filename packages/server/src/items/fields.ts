@@ -1,16 +1,9 @@
 import { quotedName } from '../http/shown-name.js';
+import { WRITABLE_ITEM_FIELDS } from '../store/items/fields.js';
 import { ImportFileError } from './errors.js';
 
 /** The writable item fields an import file may carry, named as in the API. */
-export const IMPORT_FIELDS = [
-  'name',
-  'description',
-  'sku',
-  'barcode',
-  'status',
-  'quantity',
-  'customFields',
-] as const;
+export const IMPORT_FIELDS = WRITABLE_ITEM_FIELDS;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
 /**

@@ -93,7 +93,7 @@ export class PrometheusMetrics implements Metrics {
     failed: 0,
   };
 
-  constructor(store: Pick<Store, 'engine'> & { poolStats?(): PoolStats }) {
+  constructor(store: Pick<Store, 'poolStats'>) {
     collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;
     registry.registerMetric(

@@ -19,3 +19,19 @@ export function toAuditEvent(row: Record<string, unknown>): AuditEvent {
     details: JSON.parse(row.details as string) as Record<string, unknown>,
   };
 }
+
+/** The columns of audit_events, in the order of auditEventValues. */
+export const AUDIT_EVENT_COLUMNS = 'organization_id, id, at, actor, action, target, details';
+
+/** A recorded event's values, in the order of AUDIT_EVENT_COLUMNS (details as JSON text). */
+export function auditEventValues(event: AuditEvent): unknown[] {
+  return [
+    event.organizationId,
+    event.id,
+    event.at,
+    event.actor,
+    event.action,
+    event.target,
+    JSON.stringify(event.details),
+  ];
+}

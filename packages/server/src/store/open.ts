@@ -1,7 +1,8 @@
 import { isPostgresUrl } from '../config.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
-import { ThreadedSqliteStore, threadScriptBuilt } from './sqlite/sqlite-threads.js';
+import { threadScriptBuilt } from './sqlite/sqlite-threads.js';
+import { ThreadedSqliteStore } from './sqlite/threaded-store.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOptions {
@@ -9,7 +10,7 @@ export interface OpenStoreOptions {
   poolSize?: number;
   /** Deadline of one database operation: statement_timeout / busy_timeout, in ms. */
   timeoutMs?: number;
-  /** SQLite's page cache in MiB (sqlite-store.ts DEFAULT_CACHE_MIB unless given). */
+  /** SQLite's page cache in MiB (sqlite/connection.ts DEFAULT_CACHE_MIB unless given). */
   sqliteCacheMiB?: number;
   /**
    * A serving process: SQLite's statements run on threads (sqlite-threads.ts), never on the

@@ -38,3 +38,12 @@ export async function* inTurns<T>(items: readonly T[], size: number): AsyncGener
     yield items.slice(start, start + size);
   }
 }
+
+/** A page read in slices (see inTurns), whole: for callers that want all of it at once. */
+export async function collectSlices<T>(slices: AsyncIterable<T[]>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const slice of slices) {
+    for (const value of slice) all.push(value);
+  }
+  return all;
+}

@@ -1,16 +1,6 @@
 import { newId } from '../../ids.js';
-import { unstorableReason } from '../storable.js';
+import { planRowWrite, upsertKey } from '../items/merge.js';
 import type { Item, ItemFields, ItemWriteOutcome } from '../types.js';
-
-const ITEM_FIELD_NAMES = [
-  'name',
-  'description',
-  'sku',
-  'barcode',
-  'status',
-  'quantity',
-  'customFields',
-] as const;
 
 export interface WritePlan {
   outcomes: ItemWriteOutcome[];
@@ -44,45 +34,26 @@ export function planWrites(
   const inserts: Item[] = [];
   const changes: Item[] = [];
   for (const row of rows) {
-    const unstorable = unstorableReason(row);
-    if (unstorable) {
-      outcomes.push({ error: unstorable });
+    const sku = upsertKey(row);
+    const current = sku === undefined ? undefined : bySku.get(sku);
+    const write = planRowWrite(row, current, now);
+    if (write === 'unchanged' || 'error' in write) {
+      outcomes.push(write);
       continue;
     }
-    const current = typeof row.sku === 'string' ? bySku.get(row.sku) : undefined;
-    if (current) {
-      const next = { ...current };
-      for (const field of ITEM_FIELD_NAMES) {
-        const value = row[field];
-        if (value !== undefined) (next as Record<string, unknown>)[field] = value;
-      }
-      // The sku is the lookup key, never rewritten by an update.
-      next.sku = current.sku;
-      if (ITEM_FIELD_NAMES.every((field) => next[field] === current[field])) {
-        outcomes.push('unchanged');
-        continue;
-      }
-      next.updatedAt = now;
-      Object.assign(current, next);
-      if (!created.has(current)) changed.add(current);
-      changes.push(current);
+    if ('update' in write) {
+      // Changed in place: a later row of the same sku sees what this one wrote.
+      const stored = current as Item;
+      Object.assign(stored, write.update);
+      if (!created.has(stored)) changed.add(stored);
+      changes.push(stored);
       outcomes.push('updated');
-      continue;
-    }
-    if (row.name === undefined) {
-      outcomes.push({ error: 'name is required to create an item (no item has this sku yet)' });
       continue;
     }
     const item: Item = {
       id: newId(now),
       organizationId,
-      name: row.name,
-      description: row.description ?? null,
-      sku: row.sku ?? null,
-      barcode: row.barcode ?? null,
-      status: row.status ?? 'Draft',
-      quantity: row.quantity ?? 0,
-      customFields: row.customFields ?? '{}',
+      ...write.create,
       createdAt: now,
       updatedAt: now,
     };

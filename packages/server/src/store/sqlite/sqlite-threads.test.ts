@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BUILT_THREAD_SCRIPT, openThreadedSqlite, type TestStore } from '../../testing/engines.js';
 import { type Item, type Organization, StoreUnavailableError } from '../types.js';
 import Database from './driver.js';
-import { CHUNK_ROWS, type Thread, ThreadedSqliteStore } from './sqlite-threads.js';
+import { CHUNK_ROWS, type Thread } from './sqlite-threads.js';
+import { ThreadedSqliteStore } from './threaded-store.js';
 
 /**
  * The thread-backed SQLite store of a serving process (sqlite-threads.ts), with real threads

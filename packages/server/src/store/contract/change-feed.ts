@@ -1,0 +1,71 @@
+import type { Item, ItemStatus } from './items.js';
+
+/** The change feed: items and tombstones of an organization in change order. */
+
+/**
+ * Position in an organization's change feed (issue 8). Every write that creates or changes an
+ * item, and every deletion, takes the next change sequence number of its organization, in
+ * commit order (so a reader that has seen number N has seen every change up to N). Numbers are
+ * a hybrid logical clock: max(previous + 1, wall-clock ms × 1000), so `seq / 1000` is never
+ * earlier than the change's wall-clock time and an instant maps to a position without an index.
+ */
+export interface ChangeQuery {
+  /** Only changes with a greater sequence number. */
+  afterSeq: number;
+  /** At most this many changes (items and tombstones together). */
+  limit: number;
+  /** Only items with this status now (tombstones are never filtered). */
+  status?: ItemStatus;
+  /** Whether tombstones of deleted items are read too. */
+  includeDeleted: boolean;
+  /**
+   * When given, each item of the page is handed to it as it is read, in change order, and the
+   * page's `items` stays empty: the caller can turn each into bytes at once, so a large page's
+   * items need not all be alive together (on PostgreSQL a page is read over several fetches,
+   * and held whole it outlived young-generation collections). Called synchronously between
+   * reads; it must not use the store.
+   */
+  onItem?: (item: ChangedItem) => void;
+}
+
+/** A deleted item, kept for the retention period so sync clients learn of the deletion. */
+export interface Tombstone {
+  id: string;
+  deletedAt: number;
+  seq: number;
+}
+
+/** An item as the change feed reads it: with the number of its last change and of its creation. */
+export type ChangedItem = Item & {
+  changeSeq: number;
+  /**
+   * The number its creation took; null for items created before the feed recorded it
+   * (migration 8), which were all created before any webhook existed.
+   */
+  createdSeq: number | null;
+};
+
+export interface ChangePage {
+  /**
+   * Items changed after `afterSeq`, in change order, each with its change sequence number
+   * (empty when the query's `onItem` took them).
+   */
+  items: ChangedItem[];
+  /** Tombstones after `afterSeq`, in change order (empty unless includeDeleted). */
+  deleted: Tombstone[];
+  /**
+   * Continue after this number: the last change on the page when `more`, else the
+   * organization's latest change sequence number (every change up to it has been read).
+   */
+  throughSeq: number;
+  /** Whether more changes follow right now. */
+  more: boolean;
+}
+
+/** The change feed: items and tombstones in change order. */
+export interface ChangeFeedStore {
+  /** Changes of an organization after a position, in change order (see ChangeQuery). */
+  listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage>;
+  /** Drops tombstones of deletions before `before` (epoch ms); returns how many. */
+  purgeTombstones(before: number): Promise<number>;
+}

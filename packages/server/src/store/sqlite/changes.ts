@@ -1,0 +1,106 @@
+import { ChangePageBuilder, mergeChanges } from '../changes.js';
+import type { Row } from '../rows.js';
+import type { ChangeFeedStore, ChangePage, ChangeQuery } from '../types.js';
+import { SqliteAudit } from './audit.js';
+import { ITEM_COLUMNS, toChangedItemFromRaw } from './item-rows.js';
+
+/** Tombstones deleted per statement by purgeTombstones. */
+const PURGE_BATCH = 10_000;
+
+/** The change feed on SQLite: the change clock of writes, and the feed's pages. */
+export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeedStore {
+  /**
+   * The change numbers of one write transaction of an organization (run it under the write
+   * lock): the first is max(the organization's last + 1, now × 1000), then one more per change,
+   * so numbers never go backwards and a number divided by 1000 is never before its change's
+   * `now`. `commit` records the last one taken on the organization, in the same transaction.
+   */
+  protected changeClock(organizationId: string, now: number): { next(): number; commit(): void } {
+    let next: number | undefined;
+    let last: number | undefined;
+    return {
+      next: () => {
+        if (next === undefined) {
+          const row = this.stmt('SELECT change_seq FROM organizations WHERE id = ?').get(
+            organizationId,
+          ) as { change_seq: number } | undefined;
+          // An unknown organization writes nothing: its rows fail on their foreign key.
+          next = Math.max((row?.change_seq ?? 0) + 1, now * 1000);
+        }
+        last = next++;
+        return last;
+      },
+      commit: () => {
+        if (last === undefined) return;
+        this.stmt('UPDATE organizations SET change_seq = ? WHERE id = ?').run(last, organizationId);
+      },
+    };
+  }
+
+  async listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage> {
+    return this.run(() =>
+      // One read transaction: the organization's counter and the rows after the position come
+      // from the same snapshot, even while another process writes (WAL). A write is one
+      // transaction that stamps its rows and the counter together, so the page never holds a
+      // change past the counter, nor misses one below it.
+      this.db.transaction(() => {
+        const organization = this.stmt('SELECT change_seq FROM organizations WHERE id = ?').get(
+          organizationId,
+        ) as { change_seq: number } | undefined;
+        if (!organization) {
+          return { items: [], deleted: [], throughSeq: query.afterSeq, more: false };
+        }
+        // One more of each than the page holds says whether anything follows it.
+        const fetch = query.limit + 1;
+        // Tombstones first (at most limit + 1), so the items can be read as an iterator and
+        // merged with them in one pass. The iterator must be closed before the transaction
+        // ends: better-sqlite3 refuses the COMMIT, any write and this statement's next run
+        // while it is open (mergeChanges closes it when the page is full).
+        const tombstones = query.includeDeleted
+          ? (
+              this.stmt(
+                `SELECT item_id, deleted_at, seq FROM item_tombstones
+                 WHERE organization_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+              ).all(organizationId, query.afterSeq, fetch) as Row[]
+            ).map((row) => ({
+              id: row.item_id as string,
+              deletedAt: row.deleted_at as number,
+              seq: row.seq as number,
+            }))
+          : [];
+        // Items one row at a time, each handed on before the next is read (see onItem).
+        const rows = this.rawStmt(
+          `SELECT ${ITEM_COLUMNS}, change_seq, created_seq FROM items
+           WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}
+           ORDER BY change_seq LIMIT ?`,
+        ).iterate(
+          organizationId,
+          query.afterSeq,
+          ...(query.status === undefined ? [] : [query.status]),
+          fetch,
+        ) as IterableIterator<unknown[]>;
+        const builder = new ChangePageBuilder(query);
+        mergeChanges(builder, rows, toChangedItemFromRaw, tombstones);
+        return builder.finish(organization.change_seq);
+      })(),
+    );
+  }
+
+  async purgeTombstones(before: number): Promise<number> {
+    let purged = 0;
+    // In batches, each its own short write transaction, with a turn of the event loop between
+    // them: a large purge never holds the write lock, or this process, for long.
+    for (;;) {
+      const removed = await this.run(
+        () =>
+          this.stmt(
+            `DELETE FROM item_tombstones WHERE (organization_id, seq) IN (
+               SELECT organization_id, seq FROM item_tombstones WHERE deleted_at < ? LIMIT ?)`,
+          ).run(before, PURGE_BATCH).changes,
+      );
+      purged += removed;
+      if (removed < PURGE_BATCH) return purged;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}

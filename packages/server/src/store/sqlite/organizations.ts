@@ -1,0 +1,175 @@
+import { newId } from '../../ids.js';
+import { type Row, toOrganization, toUser } from '../rows.js';
+import {
+  type Organization,
+  type OrganizationDeletion,
+  type OrganizationStore,
+  StoreConflictError,
+  type User,
+} from '../types.js';
+import { SqliteItemWrites } from './item-writes.js';
+
+/** Organizations, users and memberships on SQLite; deleting an organization with all it holds. */
+export abstract class SqliteOrganizations extends SqliteItemWrites implements OrganizationStore {
+  async createOrganization(input: {
+    name: string;
+    slug: string;
+    features: string[];
+  }): Promise<Organization> {
+    return this.run(() => {
+      const now = Date.now();
+      const org: Organization = { id: newId(now), ...input, createdAt: now };
+      try {
+        this.stmt(
+          `INSERT INTO organizations (id, name, slug, features, created_at, updated_at, seq)
+           VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM organizations))`,
+        ).run(org.id, org.name, org.slug, JSON.stringify(org.features), now, now);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          throw new StoreConflictError(`an organization with slug "${input.slug}" already exists`);
+        }
+        throw error;
+      }
+      return org;
+    });
+  }
+
+  async getOrganization(id: string): Promise<Organization | null> {
+    return this.run(() => {
+      const row = this.stmt('SELECT * FROM organizations WHERE id = ?').get(id) as Row | undefined;
+      return row ? toOrganization(row) : null;
+    });
+  }
+
+  async findOrganization(ref: string): Promise<Organization | null> {
+    return this.run(() => {
+      const row = this.stmt('SELECT * FROM organizations WHERE id = ? OR slug = ?').get(ref, ref) as
+        | Row
+        | undefined;
+      return row ? toOrganization(row) : null;
+    });
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    return this.run(() =>
+      (this.stmt('SELECT * FROM organizations ORDER BY id').all() as Row[]).map(toOrganization),
+    );
+  }
+
+  async countOrganizations(): Promise<number> {
+    return this.run(
+      () => (this.stmt('SELECT COUNT(*) AS n FROM organizations').get() as Row).n as number,
+    );
+  }
+
+  async updateOrganization(
+    id: string,
+    patch: { name?: string; features?: string[] },
+  ): Promise<Organization> {
+    return this.run(() => {
+      const row = this.stmt('SELECT * FROM organizations WHERE id = ?').get(id) as Row | undefined;
+      if (!row) throw new StoreConflictError(`organization ${id} does not exist`);
+      const current = toOrganization(row);
+      const next = { ...current, ...patch };
+      this.stmt('UPDATE organizations SET name = ?, features = ?, updated_at = ? WHERE id = ?').run(
+        next.name,
+        JSON.stringify(next.features),
+        Date.now(),
+        id,
+      );
+      return next;
+    });
+  }
+
+  async createUser(input: { email: string; name: string | null }): Promise<User> {
+    return this.run(() => {
+      const now = Date.now();
+      const user: User = { id: newId(now), email: input.email, name: input.name, createdAt: now };
+      try {
+        this.stmt(
+          'INSERT INTO users (id, email, email_normalized, name, created_at) VALUES (?, ?, ?, ?, ?)',
+        ).run(user.id, user.email, user.email.toLowerCase(), user.name, now);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          throw new StoreConflictError(`a user with email ${input.email} already exists`);
+        }
+        throw error;
+      }
+      return user;
+    });
+  }
+
+  async findUser(ref: string): Promise<User | null> {
+    return this.run(() => {
+      const row = this.stmt('SELECT * FROM users WHERE id = ? OR email_normalized = ?').get(
+        ref,
+        ref.toLowerCase(),
+      ) as Row | undefined;
+      return row ? toUser(row) : null;
+    });
+  }
+
+  async addMember(organizationId: string, userId: string): Promise<void> {
+    return this.run(() => {
+      this.stmt(
+        'INSERT OR IGNORE INTO memberships (organization_id, user_id, created_at) VALUES (?, ?, ?)',
+      ).run(organizationId, userId, Date.now());
+    });
+  }
+
+  async removeMember(organizationId: string, userId: string): Promise<boolean> {
+    return this.run(
+      () =>
+        this.stmt('DELETE FROM memberships WHERE organization_id = ? AND user_id = ?').run(
+          organizationId,
+          userId,
+        ).changes > 0,
+    );
+  }
+
+  async isMember(organizationId: string, userId: string): Promise<boolean> {
+    return this.run(
+      () =>
+        this.stmt('SELECT 1 FROM memberships WHERE organization_id = ? AND user_id = ?').get(
+          organizationId,
+          userId,
+        ) !== undefined,
+    );
+  }
+
+  async listMembers(organizationId: string): Promise<User[]> {
+    return this.run(() =>
+      (
+        this.stmt(
+          'SELECT u.* FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = ? ORDER BY u.id',
+        ).all(organizationId) as Row[]
+      ).map(toUser),
+    );
+  }
+
+  async deleteOrganization(id: string): Promise<OrganizationDeletion | null> {
+    return this.run(() => {
+      let deleted: OrganizationDeletion | null = null;
+      this.db
+        .transaction(() => {
+          const organization = this.stmt('SELECT seq FROM organizations WHERE id = ?').get(id) as
+            | { seq: number }
+            | undefined;
+          if (!organization) return;
+          const items = this.deleteOrganizationItems(id, organization.seq);
+          this.stmt('DELETE FROM item_tombstones WHERE organization_id = ?').run(id);
+          this.stmt('DELETE FROM webhook_deliveries WHERE organization_id = ?').run(id);
+          this.stmt('DELETE FROM webhooks WHERE organization_id = ?').run(id);
+          const apiKeys = this.stmt('DELETE FROM api_keys WHERE organization_id = ?').run(id);
+          const memberships = this.stmt('DELETE FROM memberships WHERE organization_id = ?').run(
+            id,
+          );
+          this.stmt('DELETE FROM organizations WHERE id = ?').run(id);
+          deleted = { items, apiKeys: apiKeys.changes, memberships: memberships.changes };
+        })
+        .immediate();
+      this.organizationSeqs.delete(id);
+      return deleted;
+    });
+  }
+}

@@ -1,0 +1,313 @@
+import { collectSlices } from '../turns.js';
+import type {
+  ApiKeyRecord,
+  AuditEvent,
+  ChangedItem,
+  ChangePage,
+  ChangeQuery,
+  Item,
+  ItemFields,
+  ItemQuery,
+  ItemRef,
+  ItemWriteOutcome,
+  KeyContext,
+  KeySecret,
+  NewApiKey,
+  NewAuditEvent,
+  Organization,
+  OrganizationDeletion,
+  Store,
+  User,
+  WebhookStore,
+} from '../types.js';
+import { StoreUnavailableError } from '../types.js';
+import { SqliteStore } from './sqlite-store.js';
+import { SqliteThreads, type SqliteThreadsOptions } from './sqlite-threads.js';
+
+/**
+ * Point lookups answered on the serving thread itself, through an index, a handful of pages:
+ * a key by hash (both its hashes are unique indexes), an item by (organization, id), an
+ * organization by id, a membership, a key's uses left. Measured (BENCHMARKS.md, "Stalls"):
+ * the hop to a thread and back cost item detail about 80 µs of CPU per request (≈190 → 270
+ * µs) and a fifth of its throughput. Their connection has busy_timeout 0 and only reads (WAL
+ * readers take no lock a writer holds): when SQLite still answers SQLITE_BUSY (another
+ * connection recovering the WAL, or holding the file in exclusive mode) the call goes to a
+ * reader thread instead, so the serving thread never waits for a lock.
+ */
+const LOCAL_READS = new Set([
+  'loadKeyContext',
+  'getItem',
+  'getOrganization',
+  'isMember',
+  'getRemaining',
+]);
+
+/** A query as it can cross to a thread: its callbacks stay here. */
+function withoutCallbacks<T extends object>(query: T): T {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (typeof value !== 'function') copy[key] = value;
+  }
+  return copy as T;
+}
+
+/** The SQLite Store of a serving process: the same contract, its statements on threads. */
+export class ThreadedSqliteStore implements Store {
+  readonly engine = 'sqlite' as const;
+  readonly seedsDemoWhenEmpty = true;
+  readonly threads: SqliteThreads;
+  readonly webhooks: WebhookStore;
+
+  /** The serving thread's own connection for LOCAL_READS (null: every read on threads). */
+  private readonly local: SqliteStore | null;
+
+  private constructor(threads: SqliteThreads, local: SqliteStore | null) {
+    this.threads = threads;
+    this.local = local;
+    const call = (method: string) =>
+      ((...args: unknown[]) => threads.call('webhooks', method, args)) as never;
+    this.webhooks = {
+      create: call('create'),
+      get: call('get'),
+      list: call('list'),
+      setEnabled: call('setEnabled'),
+      delete: call('delete'),
+      listDeliveries: call('listDeliveries'),
+      listDue: call('listDue'),
+      advance: call('advance'),
+      claim: call('claim'),
+      recordAttempt: call('recordAttempt'),
+      purgeFinished: call('purgeFinished'),
+    };
+  }
+
+  /** Opens the writer, then the readers; rejects with StoreUnavailableError when the file cannot be opened. */
+  static async open(
+    file: string,
+    options: SqliteThreadsOptions = {},
+  ): Promise<ThreadedSqliteStore> {
+    const threads = new SqliteThreads(file, options);
+    let local: SqliteStore | null = null;
+    try {
+      await threads.start();
+      if (options.localPointReads !== false) {
+        local = new SqliteStore(file, {
+          role: 'reader',
+          busyTimeoutMs: 0,
+          ...(options.cacheMiB === undefined ? {} : { cacheMiB: options.cacheMiB }),
+        });
+      }
+    } catch (error) {
+      await threads.close();
+      throw error;
+    }
+    return new ThreadedSqliteStore(threads, local);
+  }
+
+  private call<T>(method: string, ...args: unknown[]): Promise<T> {
+    if (this.local && LOCAL_READS.has(method) && !this.threads.closing) {
+      const local = this.local as unknown as Record<string, (...a: unknown[]) => Promise<T>>;
+      // SqliteStore runs the statement now, on this thread; busy (never waited for) goes on.
+      return (local[method] as (...a: unknown[]) => Promise<T>)
+        .apply(this.local, args)
+        .catch((error: unknown) => {
+          if (!(error instanceof StoreUnavailableError)) throw error;
+          return this.threads.call('store', method, args) as Promise<T>;
+        });
+    }
+    return this.threads.call('store', method, args) as Promise<T>;
+  }
+
+  migrate(): Promise<string[]> {
+    // Migrations may take long and wait for another process's: the configured busy_timeout.
+    return this.threads.write('store', 'migrate', [], { lockDeadline: false }) as Promise<string[]>;
+  }
+  ping(): Promise<void> {
+    return this.call('ping');
+  }
+  async close(): Promise<void> {
+    await this.local?.close();
+    await this.threads.close();
+  }
+  createOrganization(input: {
+    name: string;
+    slug: string;
+    features: string[];
+  }): Promise<Organization> {
+    return this.call('createOrganization', input);
+  }
+  getOrganization(id: string): Promise<Organization | null> {
+    return this.call('getOrganization', id);
+  }
+  findOrganization(ref: string): Promise<Organization | null> {
+    return this.call('findOrganization', ref);
+  }
+  listOrganizations(): Promise<Organization[]> {
+    return this.call('listOrganizations');
+  }
+  countOrganizations(): Promise<number> {
+    return this.call('countOrganizations');
+  }
+  updateOrganization(
+    id: string,
+    patch: { name?: string; features?: string[] },
+  ): Promise<Organization> {
+    return this.call('updateOrganization', id, patch);
+  }
+  createUser(input: { email: string; name: string | null }): Promise<User> {
+    return this.call('createUser', input);
+  }
+  findUser(ref: string): Promise<User | null> {
+    return this.call('findUser', ref);
+  }
+  addMember(organizationId: string, userId: string): Promise<void> {
+    return this.call('addMember', organizationId, userId);
+  }
+  removeMember(organizationId: string, userId: string): Promise<boolean> {
+    return this.call('removeMember', organizationId, userId);
+  }
+  isMember(organizationId: string, userId: string): Promise<boolean> {
+    return this.call('isMember', organizationId, userId);
+  }
+  listMembers(organizationId: string): Promise<User[]> {
+    return this.call('listMembers', organizationId);
+  }
+  createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    return this.call('createApiKey', key);
+  }
+  getApiKey(id: string): Promise<ApiKeyRecord | null> {
+    return this.call('getApiKey', id);
+  }
+  listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
+    return this.call('listApiKeys', organizationId);
+  }
+  setApiKeyEnabled(id: string, enabled: boolean): Promise<ApiKeyRecord | null> {
+    return this.call('setApiKeyEnabled', id, enabled);
+  }
+  revokeApiKey(id: string): Promise<ApiKeyRecord | null> {
+    return this.call('revokeApiKey', id);
+  }
+  loadKeyContext(hash: string): Promise<KeyContext | null> {
+    return this.call('loadKeyContext', hash);
+  }
+  consumeQuota(keyId: string): Promise<number | null> {
+    return this.call('consumeQuota', keyId);
+  }
+  refundQuota(keyId: string): Promise<number | null> {
+    return this.call('refundQuota', keyId);
+  }
+  getRemaining(keyId: string): Promise<number | null> {
+    return this.call('getRemaining', keyId);
+  }
+  rotateApiKey(
+    id: string,
+    secret: KeySecret,
+    previousValidUntil: number | null,
+  ): Promise<ApiKeyRecord | null> {
+    return this.call('rotateApiKey', id, secret, previousValidUntil);
+  }
+  recordKeyUse(uses: Map<string, number>): Promise<void> {
+    if (uses.size === 0) return Promise.resolve();
+    return this.call('recordKeyUse', uses);
+  }
+
+  async listItems(organizationId: string, query: ItemQuery): Promise<Item[]> {
+    return collectSlices(this.listItemSlices(organizationId, query));
+  }
+
+  /**
+   * The slices as the reader thread reads them (CHUNK_ROWS rows a message at most), each
+   * yielded as it arrives; onPartialPage is called here, after the last slice.
+   */
+  async *listItemSlices(organizationId: string, query: ItemQuery): AsyncGenerator<Item[]> {
+    const inbox: Item[][] = [];
+    let wake: (() => void) | undefined;
+    let outcome: { ok: { resumeAfterId: string | null } } | { error: Error } | undefined;
+    this.threads
+      .read('store', 'listItemSlices', [organizationId, withoutCallbacks(query)], (rows) => {
+        inbox.push(rows as Item[]);
+        wake?.();
+      })
+      .then(
+        (ok) => {
+          outcome = { ok: ok as { resumeAfterId: string | null } };
+          wake?.();
+        },
+        (error: Error) => {
+          outcome = { error };
+          wake?.();
+        },
+      );
+    for (;;) {
+      while (inbox.length === 0 && outcome === undefined) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+      const slice = inbox.shift();
+      if (slice) {
+        yield slice;
+        continue;
+      }
+      if (!outcome) continue;
+      if ('error' in outcome) throw outcome.error;
+      if (outcome.ok.resumeAfterId !== null) query.onPartialPage?.(outcome.ok.resumeAfterId);
+      return;
+    }
+  }
+
+  getItem(organizationId: string, id: string): Promise<Item | null> {
+    return this.call('getItem', organizationId, id);
+  }
+  countItems(organizationId: string): Promise<number> {
+    return this.call('countItems', organizationId);
+  }
+  /** Nothing to do on SQLite (see SqliteStore.refreshItemStatistics). */
+  async refreshItemStatistics(_changedItems: number): Promise<boolean> {
+    return false;
+  }
+  writeItems(
+    organizationId: string,
+    rows: ItemFields[],
+    options?: { dryRun?: boolean; allOrNothing?: boolean; now?: number },
+  ): Promise<ItemWriteOutcome[]> {
+    return this.call('writeItems', organizationId, rows, options);
+  }
+  async deleteItem(organizationId: string, by: ItemRef): Promise<boolean> {
+    return (await this.deleteItems(organizationId, [by]))[0] === true;
+  }
+  deleteItems(organizationId: string, refs: readonly ItemRef[]): Promise<boolean[]> {
+    return this.call('deleteItems', organizationId, refs);
+  }
+
+  /** Items arrive CHUNK_ROWS a message, handed to onItem (or kept) as they come. */
+  async listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage> {
+    const items: ChangedItem[] = [];
+    const onItem = query.onItem;
+    const page = (await this.threads.read(
+      'store',
+      'listChanges',
+      [organizationId, withoutCallbacks(query)],
+      (rows) => {
+        for (const item of rows as ChangedItem[]) {
+          if (onItem) onItem(item);
+          else items.push(item);
+        }
+      },
+    )) as ChangePage;
+    return { ...page, items };
+  }
+  purgeTombstones(before: number): Promise<number> {
+    return this.call('purgeTombstones', before);
+  }
+  deleteOrganization(id: string): Promise<OrganizationDeletion | null> {
+    return this.call('deleteOrganization', id);
+  }
+  appendAuditEvent(event: NewAuditEvent): Promise<AuditEvent> {
+    return this.call('appendAuditEvent', event);
+  }
+  listAuditEvents(organizationId: string, options?: { limit?: number }): Promise<AuditEvent[]> {
+    return this.call('listAuditEvents', organizationId, options);
+  }
+}
