@@ -13,8 +13,7 @@ import { parseArgs } from 'node:util';
 import { GENERATED_PATH, renderTypes } from './openapi-types.mjs';
 
 async function fromServer() {
-  const { loadConfig } = await import('stockroom/dist/config.js');
-  const { startServer } = await import('stockroom/dist/server.js');
+  const { loadConfig, startServer } = await import('stockroom');
   const config = loadConfig({
     DATABASE_URL: ':memory:',
     PORT: '0',
