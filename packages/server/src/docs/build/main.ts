@@ -74,7 +74,8 @@ async function main(): Promise<void> {
   const site = await renderSite({ docsDir, openapi: await apiDocument() });
   await writeSite(outDir, site, print);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  process.stdout.write(
+  // On stderr, like any progress line: `npm pack --json` (whose prepack builds) keeps stdout.
+  process.stderr.write(
     `docs: rendered ${site.files.size} files into ${path.relative(process.cwd(), outDir) || '.'} in ${seconds} s\n`,
   );
 }
