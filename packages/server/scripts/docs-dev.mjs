@@ -28,6 +28,8 @@ let server = null;
 
 function start() {
   server = spawn(process.execPath, [BIN, 'serve', ...process.argv.slice(2)], {
+    // Where `npm run` was typed, as for `npm start`: the default database is ./data there.
+    cwd: process.env.INIT_CWD ?? process.cwd(),
     stdio: 'inherit',
     env: { ...process.env, SHUTDOWN_DELAY: '0s' },
   });
