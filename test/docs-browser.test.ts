@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PAGE_ORDER } from '../packages/server/src/docs/content.js';
+import { PAGE_ORDER } from '../packages/server/src/docs/build/content.js';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
 
 /**

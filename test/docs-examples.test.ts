@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadPages } from '../packages/server/src/docs/content.js';
-import { curlExamples } from '../packages/server/src/docs/examples.js';
+import { loadPages } from '../packages/server/src/docs/build/content.js';
+import { curlExamples } from '../packages/server/src/docs/build/examples.js';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
 
 /**

@@ -25,8 +25,7 @@ import {
 } from './openapi-types.mjs';
 
 async function fromServer() {
-  const { loadConfig } = await import('stockroom/dist/config.js');
-  const { startServer } = await import('stockroom/dist/server.js');
+  const { loadConfig, startServer } = await import('stockroom');
   const adminToken = randomBytes(32).toString('hex');
   const config = loadConfig({
     DATABASE_URL: ':memory:',

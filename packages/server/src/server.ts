@@ -1,7 +1,6 @@
 import cluster from 'node:cluster';
 import type http from 'node:http';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createAdminApp } from './admin/app.js';
@@ -17,6 +16,7 @@ import { type Config, isPostgresUrl } from './config.js';
 import { createServices, type Services } from './context.js';
 import { type DemoSeed, seedDemo } from './demo.js';
 import { createDocsApp } from './docs/app.js';
+import { builtSite } from './docs/built-site.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
 import { answerMetricsRequests } from './metrics/cluster.js';
@@ -24,8 +24,6 @@ import { PrometheusMetrics } from './metrics/metrics.js';
 import { type MetricsServer, startMetricsServer } from './metrics/server.js';
 import { acquireServeLock, type ServeLock } from './serve-lock.js';
 import { migrateWhenReachable } from './store/start-retry.js';
-
-export const DOCS_DIR = fileURLToPath(new URL('../../../docs', import.meta.url));
 
 export interface RunningServer {
   apiUrl: string;
@@ -114,7 +112,6 @@ export interface StartOptions {
   demo?: boolean;
   logger?: pino.Logger | false;
   keyCacheTtlMs?: number;
-  docsDir?: string;
   /** In a cluster worker: the primary's channel (rate limits on SQLite without Redis). */
   primary?: IpcEndpoint;
   /** How a port given as 0 is chosen (tests stand in a port that is taken meanwhile). */
@@ -213,6 +210,10 @@ async function startOnce(
   const apiUrl = config.publicApiUrl ?? `http://${urlHost(config.host)}:${apiPort}`;
   const docsUrl = config.publicDocsUrl ?? `http://${urlHost(config.host)}:${docsPort}`;
   const logger = options.logger === undefined ? false : options.logger;
+  // The docs site rendered at build time, read (once per process) while the database opens.
+  const site = builtSite();
+  // Awaited below; should opening the database fail first, its rejection is not unhandled.
+  site.catch(() => {});
 
   const services = await createServices(config, {
     publicDocsUrl: docsUrl,
@@ -250,15 +251,11 @@ async function startOnce(
       return app;
     };
     const api = serving(await createApiApp(services, { logger: logger || false }), 'api');
-    // Ready now, so that its OpenAPI document is complete when the docs render their API
-    // reference from it (once, in a thread of their own).
-    await api.ready();
     const docs = serving(
       await createDocsApp({
-        docsDir: options.docsDir ?? DOCS_DIR,
+        site: await site,
         publicDocsUrl: docsUrl,
         publicApiUrl: apiUrl,
-        openapi: () => api.swagger(),
         trustProxy: config.trustProxy,
         // The same process logger; `app` tells its lines from the API's (both log `request`).
         logger: logger ? logger.child({ app: 'docs' }) : false,

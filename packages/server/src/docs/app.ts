@@ -24,24 +24,22 @@ import {
   matchesEtag,
   varyOnEncoding,
 } from '../http/representation.js';
+import { bindSite } from './bind-site.js';
+import type { RenderedSite } from './built-site.js';
 import { isLocale, LOCALES, type Locale } from './i18n.js';
-import { pagePath } from './layout.js';
 import { negotiate, negotiateLocale } from './negotiate.js';
-import { type ErrorPage, pageKey, type Resource, type Site } from './resources.js';
-import { renderSiteOffThread } from './site-thread.js';
+import { type ErrorPage, pageKey, pagePath, type Resource, type Site } from './resources.js';
 
 export interface DocsAppOptions {
-  /** The folder holding `en/*.mdx` and `es/*.mdx`. */
-  docsDir: string;
-  /** Public base URL of this host, no trailing slash: absolute links in Markdown and llms files. */
-  publicDocsUrl: string;
-  /** Public base URL of the API, shown in the API reference. */
-  publicApiUrl: string;
   /**
-   * The API's OpenAPI document. Asked for at creation; if it is not available then (the API
-   * app is not ready), asked again by each request until it is, and the site rendered again.
+   * The rendered site: the build's (built-site.ts `builtSite()`), or one a test rendered. Its
+   * placeholders are replaced by the two URLs below when the app is created.
    */
-  openapi: () => unknown;
+  site: RenderedSite;
+  /** Public base URL of this host: absolute links in Markdown and llms files. */
+  publicDocsUrl: string;
+  /** Public base URL of the API, shown in the API reference and /openapi.json. */
+  publicApiUrl: string;
   /** The process logger: one line per request, and errors. None when omitted. */
   logger?: FastifyBaseLogger | false;
   /** TRUST_PROXY: whose X-Forwarded-For names the client of a log line; no one by default. */
@@ -162,51 +160,14 @@ function pageLinks(
 }
 
 /**
- * The documentation host (not listening yet). Every page is read, parsed, cross-checked and
- * rendered here (in a thread of its own: site-thread.ts), so an invalid page makes this reject
- * with a message naming its file.
+ * The documentation host (not listening yet). It serves the site rendered at build time
+ * (build/), from memory: nothing here parses a page or touches the docs folder.
  */
 export async function createDocsApp(options: DocsAppOptions): Promise<FastifyInstance> {
-  const input = {
-    docsDir: options.docsDir,
-    options: {
-      publicDocsUrl: trimSlash(options.publicDocsUrl),
-      publicApiUrl: trimSlash(options.publicApiUrl),
-    },
-  };
-  let doc: unknown;
-  try {
-    doc = options.openapi();
-  } catch {
-    // Not ready yet: the reference page says so until a request finds the document.
-    doc = undefined;
-  }
-  let site: Site = await renderSiteOffThread({ ...input, openapi: doc });
-  /** The rendering with the OpenAPI document, once one has started; shared by the requests. */
-  let complete: Promise<Site> | null = doc === undefined ? null : Promise.resolve(site);
-
-  const current = (request: FastifyRequest): Site | Promise<Site> => {
-    if (complete) return complete;
-    try {
-      doc = options.openapi();
-    } catch (error) {
-      request.log.error({ err: error }, 'the OpenAPI document is not available');
-      return site;
-    }
-    complete = renderSiteOffThread({ ...input, openapi: doc }).then(
-      (rendered) => {
-        site = rendered;
-        return rendered;
-      },
-      (error: unknown) => {
-        // The pages rendered at creation; should this fail anyway, a later request retries.
-        request.log.error({ err: error }, 'the docs could not be rendered again');
-        complete = null;
-        return site;
-      },
-    );
-    return complete;
-  };
+  const site: Site = bindSite(options.site, {
+    publicDocsUrl: trimSlash(options.publicDocsUrl),
+    publicApiUrl: trimSlash(options.publicApiUrl),
+  });
 
   /**
    * The docs host's own error pages, HTML or Markdown as the Accept header asks. Rendered once
@@ -374,30 +335,23 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
       // (`..`, encoded slashes, …) can reach outside the docs folder.
       const explicit = page.endsWith('.mdx');
       const slug = explicit ? page.slice(0, -'.mdx'.length) : page;
-      const state = await current(request);
-      if (!state.slugs[locale].has(slug)) return notFound(request, reply, locale);
+      if (!site.slugs[locale].has(slug)) return notFound(request, reply, locale);
       const representation = explicit ? 'markdown' : negotiate(request.headers.accept);
       if (!explicit) reply.header('vary', 'Accept');
-      reply.header('link', pageLinks(locale, slug, state.slugs, representation));
-      const map = representation === 'markdown' ? state.markdown : state.html;
+      reply.header('link', pageLinks(locale, slug, site.slugs, representation));
+      const map = representation === 'markdown' ? site.markdown : site.html;
       const resource = map.get(pageKey(locale, slug));
       if (!resource) return notFound(request, reply, locale);
       return send(request, reply, resource);
     },
   );
 
-  app.get('/llms.txt', async (request, reply) =>
-    send(request, reply, (await current(request)).llms),
-  );
-  app.get('/llms-full.txt', async (request, reply) =>
-    send(request, reply, (await current(request)).llmsFull),
-  );
-  app.get('/assets/docs.css', async (request, reply) =>
-    send(request, reply, (await current(request)).stylesheet),
-  );
+  app.get('/llms.txt', async (request, reply) => send(request, reply, site.llms));
+  app.get('/llms-full.txt', async (request, reply) => send(request, reply, site.llmsFull));
+  app.get('/assets/docs.css', async (request, reply) => send(request, reply, site.stylesheet));
   app.get('/openapi.json', async (request, reply) => {
-    const doc = (await current(request)).openapi;
-    if (doc) return send(request, reply, doc);
+    // A site is built with the document; only a test renders one without.
+    if (site.openapi) return send(request, reply, site.openapi);
     return reply
       .code(503)
       .header('retry-after', '1')

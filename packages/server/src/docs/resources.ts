@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Locale } from './i18n.js';
 
 /**
- * Every response body of the docs host, rendered once and kept in memory with its ETag: what
- * the serving thread holds of the docs. Rendering them (site.ts) happens elsewhere.
+ * Every response body of the docs host, kept in memory with its ETag: what a serving process
+ * holds of the docs. They are rendered at build time (build/) and read from files at start
+ * (built-site.ts, bind-site.ts).
  */
 
 export interface Resource {
@@ -13,18 +14,10 @@ export interface Resource {
   etag: string;
 }
 
-export interface SiteOptions {
+/** The addresses only known at run time, as the host's answers show them (no trailing slash). */
+export interface SiteUrls {
   publicDocsUrl: string;
   publicApiUrl: string;
-}
-
-/** What a rendering of the site needs. */
-export interface SiteInput {
-  /** The folder holding `en/*.mdx` and `es/*.mdx`. */
-  docsDir: string;
-  options: SiteOptions;
-  /** The API's OpenAPI document; undefined when it is not available. */
-  openapi: unknown;
 }
 
 /** The docs host's own error pages: an unknown page, and an address that is not a valid URL. */
@@ -38,7 +31,7 @@ export interface Site {
   html: Map<string, Resource>;
   llms: Resource;
   llmsFull: Resource;
-  /** Null when the OpenAPI document could not be read. */
+  /** Null when the site was rendered without the API's OpenAPI document. */
   openapi: Resource | null;
   stylesheet: Resource;
   /** Per locale, each error page in both representations. */
@@ -47,6 +40,9 @@ export interface Site {
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 export const HTML_TYPE = 'text/html; charset=utf-8';
+export const TEXT_TYPE = 'text/plain; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const CSS_TYPE = 'text/css; charset=utf-8';
 
 export function resource(body: string, type: string): Resource {
   const bytes = Buffer.from(body, 'utf8');
@@ -56,6 +52,11 @@ export function resource(body: string, type: string): Resource {
 
 export function pageKey(locale: Locale, slug: string): string {
   return `${locale}/${slug}`;
+}
+
+/** Where a page lives on the docs host, e.g. `/en/docs/errors`. */
+export function pagePath(locale: Locale, slug: string): string {
+  return `/${locale}/docs/${slug}`;
 }
 
 /** Every resource of a site, each once. */

@@ -5,8 +5,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createDocsApp, type DocsAppOptions } from './app.js';
+import { renderSite } from './build/site.js';
+import type { RenderedSite } from './built-site.js';
 
-/** Helpers for the docs host's own tests: a listening app, raw requests, fixture folders. */
+/**
+ * Helpers for the docs host's own tests: a site rendered as the build renders it, a listening
+ * app serving it, raw requests, fixture folders.
+ */
 
 export const REPO_DOCS_DIR = fileURLToPath(new URL('../../../../docs', import.meta.url));
 
@@ -71,14 +76,34 @@ export interface RunningDocs {
   close(): Promise<void>;
 }
 
-export async function startDocs(options: Partial<DocsAppOptions> = {}): Promise<RunningDocs> {
-  const app = await createDocsApp({
-    docsDir: REPO_DOCS_DIR,
+export interface DocsOptions extends Omit<DocsAppOptions, 'site'> {
+  /** The pages to render: the repository's by default. */
+  docsDir: string;
+  /** The OpenAPI document of the reference; FIXTURE_OPENAPI by default, undefined for none. */
+  openapi: unknown;
+}
+
+/** Renders `docsDir` as the build does (placeholders for the public URLs). */
+export function renderTestSite(docsDir: string, openapi: unknown): Promise<RenderedSite> {
+  return renderSite({ docsDir, openapi });
+}
+
+/** A docs app serving a site rendered from `docsDir` (rejects as the build would). */
+export async function createTestDocsApp(options: Partial<DocsOptions> = {}) {
+  const { docsDir, openapi, ...app } = options;
+  return createDocsApp({
+    site: await renderTestSite(
+      docsDir ?? REPO_DOCS_DIR,
+      'openapi' in options ? openapi : FIXTURE_OPENAPI,
+    ),
     publicDocsUrl: 'https://docs.example.test',
     publicApiUrl: 'https://api.example.test',
-    openapi: () => FIXTURE_OPENAPI,
-    ...options,
+    ...app,
   });
+}
+
+export async function startDocs(options: Partial<DocsOptions> = {}): Promise<RunningDocs> {
+  const app = await createTestDocsApp(options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('docs app has no port');

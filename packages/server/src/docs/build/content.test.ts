@@ -5,14 +5,17 @@ import type { Root } from 'mdast';
 import { visit } from 'unist-util-visit';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { ERROR_CODES } from '../api/errors.js';
-import { createDocsApp } from './app.js';
+import { ERROR_CODES } from '../../api/errors.js';
+import { createDocsApp } from '../app.js';
+import { readSite } from '../built-site.js';
+import { LOCALES } from '../i18n.js';
+import { fixtureDocs, page, REPO_DOCS_DIR } from '../testing.js';
 import { loadPages, PAGE_ORDER, type Page } from './content.js';
 import { curlExamples } from './examples.js';
-import { LOCALES } from './i18n.js';
-import { fixtureDocs, page, REPO_DOCS_DIR } from './testing.js';
+import { renderSite } from './site.js';
+import { writeSite } from './write-site.js';
 
-/** The repository's pages, and the checks that stop a broken page at start. */
+/** The repository's pages, and the checks that stop the build at a broken page. */
 
 function frontmatterKeys(tree: Root): string[] {
   const first = tree.children[0];
@@ -215,7 +218,7 @@ describe('the Spanish pages', async () => {
   });
 });
 
-describe('a broken page stops the docs host at creation', () => {
+describe('a broken page stops the docs build', () => {
   let remove: (() => void) | undefined;
   afterEach(() => remove?.());
 
@@ -224,14 +227,9 @@ describe('a broken page stops the docs host at creation', () => {
   async function rejection(files: Record<string, string>): Promise<string> {
     const fixture = fixtureDocs(files);
     remove = fixture.remove;
-    const created = createDocsApp({
-      docsDir: fixture.dir,
-      publicDocsUrl: 'https://docs.example.test',
-      publicApiUrl: 'https://api.example.test',
-      openapi: () => ({}),
-    });
-    await expect(created).rejects.toThrow();
-    return created.then(
+    const built = renderSite({ docsDir: fixture.dir, openapi: {} });
+    await expect(built).rejects.toThrow();
+    return built.then(
       () => '',
       (error: Error) => error.message,
     );
@@ -302,37 +300,45 @@ describe('a broken page stops the docs host at creation', () => {
       'es/other.mdx': page('Otra', 'Texto.'),
     });
     remove = fixture.remove;
-    const app = await createDocsApp({
-      docsDir: fixture.dir,
-      publicDocsUrl: 'https://docs.example.test',
-      publicApiUrl: 'https://api.example.test',
-      openapi: () => ({}),
+    const site = await renderSite({ docsDir: fixture.dir, openapi: {} });
+    expect(site.slugs).toEqual({ en: ['intro', 'other'], es: ['intro', 'other'] });
+  });
+
+  test('a page holding a placeholder of the public URLs', async () => {
+    const message = await rejection({
+      'en/intro.mdx': page('Intro', 'See https://public-docs-url.stockroom.invalid/x.'),
+      'es/intro.mdx': good,
     });
-    await app.close();
+    expect(message).toContain('en/intro.mdx');
   });
 });
 
-describe('pages are processed once, at creation, and served from memory', () => {
+describe('pages are processed once, at build time, and served from memory', () => {
   test('editing, deleting or adding files afterwards changes nothing that is served', async () => {
     const fixture = fixtureDocs({
       'en/intro.mdx': page('Intro', 'First version.'),
       'es/intro.mdx': page('Intro ES', 'Primera versión.'),
     });
+    const built = path.join(fixture.dir, 'site');
     try {
+      await writeSite(built, await renderSite({ docsDir: fixture.dir, openapi: {} }), 'test');
       const app = await createDocsApp({
-        docsDir: fixture.dir,
+        site: await readSite(built),
         publicDocsUrl: 'https://docs.example.test',
         publicApiUrl: 'https://api.example.test',
-        openapi: () => ({}),
       });
       const paths = ['/en/docs/intro', '/en/docs/intro.mdx', '/es/docs/intro.mdx', '/llms.txt'];
       const before = await Promise.all(paths.map((url) => app.inject({ url })));
       for (const response of before) expect(response.statusCode).toBe(200);
       expect(before[1]?.body).toContain('First version.');
 
+      // The sources, and the built files as well.
       writeFileSync(path.join(fixture.dir, 'en/intro.mdx'), page('Changed', 'Second version.'));
       rmSync(path.join(fixture.dir, 'es/intro.mdx'));
       writeFileSync(path.join(fixture.dir, 'en/late.mdx'), page('Late', 'Added after start.'));
+      writeFileSync(path.join(built, 'en/docs/intro.md'), '# Changed\n');
+      rmSync(path.join(built, 'es/docs/intro.md'));
+      writeFileSync(path.join(built, 'en/docs/late.html'), '<p>Late</p>');
 
       const after = await Promise.all(paths.map((url) => app.inject({ url })));
       for (const [index, response] of after.entries()) {

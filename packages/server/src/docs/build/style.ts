@@ -1,6 +1,6 @@
 /**
- * The one stylesheet of the docs host. It lives in a module rather than a .css file so the
- * compiled server needs no asset copying; it is served from memory with an ETag like the pages.
+ * The one stylesheet of the docs host, written by the build beside the pages (assets/docs.css)
+ * and served from memory with an ETag like them.
  */
 export const STYLESHEET = `:root {
   --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --border: #d1d9e0; --subtle: #f6f8fa;

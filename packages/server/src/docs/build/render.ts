@@ -7,8 +7,8 @@ import remarkGfm from 'remark-gfm';
 import remarkRehype from 'remark-rehype';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import type { Strings } from '../i18n.js';
 import { componentHandlers, componentToMarkdown } from './components.js';
-import type { Strings } from './i18n.js';
 import { isComment } from './mdx.js';
 
 /** Turns a parsed page into its two representations: processed Markdown and an HTML fragment. */

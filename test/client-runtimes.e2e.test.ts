@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,30 +11,79 @@ import { deadUrl } from '../packages/client/src/testing/http-peer.js';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
 
 /**
- * The built ESM bundle of @stockroom/client run by Deno and Bun (the root's devDependencies
- * `deno` and `bun`, whose npm packages carry the binaries) against a real server: every method,
- * an error class, a connection failure, the environment defaults, and an organization key in a
- * worker thread (server-side, so not refused as in a browser's Web Worker), and verifyWebhook
- * (Web Crypto) on a delivery signed here with node:crypto. Deno runs without --allow-env
- * first, where merely reading `process.env` throws.
+ * The built ESM bundle of @stockroom/client run by Deno and Bun against a real server: every
+ * method, an error class, a connection failure, the environment defaults, and an organization
+ * key in a worker thread (server-side, so not refused as in a browser's Web Worker), and
+ * verifyWebhook (Web Crypto) on a delivery signed here with node:crypto. Deno runs without
+ * --allow-env first, where merely reading `process.env` throws.
+ *
+ * The runtimes are not dependencies of the repository (about 200 MB that no other test needs):
+ * this file installs their npm packages, which carry the binaries, into a folder of the system's
+ * temp directory the first time it runs, and reuses that folder afterwards.
  */
 
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** The npm packages of the runtimes, at the versions this test was written against. */
+const RUNTIME_PACKAGES = { deno: 'deno@2.9.6', bun: 'bun@1.4.5' } as const;
+type Runtime = keyof typeof RUNTIME_PACKAGES;
+const RUNTIMES_DIR = path.join(
+  tmpdir(),
+  `stockroom-test-runtimes-${Object.values(RUNTIME_PACKAGES)
+    .join('-')
+    .replace(/[^\w.-]/g, '_')}`,
+);
+
+/**
+ * Installs the runtimes' packages once (into a fresh folder renamed into place when complete, so
+ * an interrupted install is never taken for a finished one). Returns why it failed, or null.
+ */
+async function installRuntimes(): Promise<string | null> {
+  if (existsSync(RUNTIMES_DIR)) return null;
+  const fresh = `${RUNTIMES_DIR}.${process.pid}`;
+  rmSync(fresh, { recursive: true, force: true });
+  mkdirSync(fresh, { recursive: true });
+  try {
+    await run(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        fresh,
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        ...Object.values(RUNTIME_PACKAGES),
+      ],
+      { timeout: 600_000 },
+    );
+    renameSync(fresh, RUNTIMES_DIR);
+    return null;
+  } catch (error) {
+    rmSync(fresh, { recursive: true, force: true });
+    return `npm install ${Object.values(RUNTIME_PACKAGES).join(' ')} failed: ${(error as Error).message.split('\n')[0]}`;
+  }
+}
 
 /** The runtime's launcher, or why it cannot run here. */
-function launcher(name: 'deno' | 'bun'): { bin: string; absent: string | null } {
-  const bin = path.join(ROOT, 'node_modules', '.bin', name);
+function launcher(
+  name: Runtime,
+  installFailure: string | null,
+): { bin: string; absent: string | null } {
+  const bin = path.join(RUNTIMES_DIR, 'node_modules', '.bin', name);
+  if (installFailure) return { bin, absent: installFailure };
   const probe = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000 });
   if (probe.status === 0) return { bin, absent: null };
   const reason = probe.error?.message || (probe.stderr ?? '').trim().split('\n')[0] || 'no output';
-  return { bin, absent: `${bin} --version failed (${reason}); run npm install at the root` };
+  return { bin, absent: `${bin} --version failed (${reason})` };
 }
 
-const runtimes = { deno: launcher('deno'), bun: launcher('bun') };
+const installFailure = await installRuntimes();
+const runtimes = { deno: launcher('deno', installFailure), bun: launcher('bun', installFailure) };
 for (const [name, { absent }] of Object.entries(runtimes)) {
   if (!absent) continue;
-  // CI installs the root's devDependencies: there, a skipped runtime would hide a regression.
+  // Under CI a skipped runtime would hide a regression.
   if (process.env.CI) throw new Error(`CI must run the ${name} test: ${absent}`);
   console.warn(`client ${name} test skipped: ${absent}`);
 }

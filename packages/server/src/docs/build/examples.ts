@@ -1,6 +1,6 @@
 import { visit } from 'unist-util-visit';
+import { LOCALES } from '../i18n.js';
 import type { Pages } from './content.js';
-import { LOCALES } from './i18n.js';
 
 /**
  * The curl examples of the docs, so a test can run each one against a live server.

@@ -4,9 +4,9 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { LOCALES } from '../i18n.js';
+import { fixtureDocs, page, REPO_DOCS_DIR, type RunningDocs, startDocs } from '../testing.js';
 import { loadPages } from './content.js';
-import { LOCALES } from './i18n.js';
-import { fixtureDocs, page, REPO_DOCS_DIR, type RunningDocs, startDocs } from './testing.js';
 
 /** The processed Markdown rules of the docs issue, checked over HTTP. */
 

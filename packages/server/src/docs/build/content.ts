@@ -4,7 +4,7 @@ import GithubSlugger from 'github-slugger';
 import type { Root } from 'mdast';
 import { toString as mdastToString } from 'mdast-util-to-string';
 import { visit } from 'unist-util-visit';
-import { LOCALES, type Locale } from './i18n.js';
+import { LOCALES, type Locale } from '../i18n.js';
 import { DocsContentError, parseMdx } from './mdx.js';
 import { resolveInternal } from './render.js';
 

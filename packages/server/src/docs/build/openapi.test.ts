@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { STRINGS } from './i18n.js';
-import { type RunningDocs, startDocs } from './testing.js';
+import { STRINGS } from '../i18n.js';
+import { type RunningDocs, startDocs } from '../testing.js';
 
 /**
  * The API reference generator, through the docs host: every word it adds to the OpenAPI
@@ -79,7 +79,7 @@ let en: string;
 let esHtml: string;
 
 beforeAll(async () => {
-  docs = await startDocs({ openapi: () => FIXTURE });
+  docs = await startDocs({ openapi: FIXTURE });
   const text = async (path: string) => {
     const response = await fetch(docs.url + path);
     expect(response.status).toBe(200);

@@ -2,7 +2,7 @@ import type { Element, ElementContent } from 'hast';
 import type { BlockContent, DefinitionContent, Paragraph, RootContent } from 'mdast';
 import type { MdxJsxFlowElement } from 'mdast-util-mdx';
 import type { Options as RemarkRehypeOptions } from 'remark-rehype';
-import type { Strings } from './i18n.js';
+import type { Strings } from '../i18n.js';
 
 /**
  * The few components a page may use. Each has exactly two renderings: HTML for people and

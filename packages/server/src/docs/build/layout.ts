@@ -1,18 +1,11 @@
-import { LOCALES, type Locale, STRINGS } from './i18n.js';
+import { escapeHtml } from '../html.js';
+import { LOCALES, type Locale, STRINGS } from '../i18n.js';
+import { pagePath } from '../resources.js';
 import type { TocEntry } from './render.js';
 
 /** The HTML document around a page: head links, navigation, language switch, outline. */
 
 export const STYLESHEET_PATH = '/assets/docs.css';
-
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 export interface NavEntry {
   slug: string;
@@ -31,10 +24,6 @@ export interface LayoutInput {
   /** Slugs that exist in each locale, so the language switch only links to real pages. */
   twins: Record<Locale, boolean>;
   publicDocsUrl: string;
-}
-
-export function pagePath(locale: Locale, slug: string): string {
-  return `/${locale}/docs/${slug}`;
 }
 
 export function renderLayout(input: LayoutInput): string {

@@ -2,7 +2,7 @@ import type { Link, PhrasingContent, RootContent, Table, TableCell, TableRow } f
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import type { Strings } from './i18n.js';
+import type { Strings } from '../i18n.js';
 
 /**
  * Renders an OpenAPI 3.x document as Markdown syntax trees, so the API reference page goes

@@ -1,0 +1,207 @@
+import type { RootContent } from 'mdast';
+import { PLACEHOLDERS, type RenderedFile, type RenderedSite, SITE_FILES } from '../built-site.js';
+import { escapeHtml } from '../html.js';
+import { LOCALES, type Locale, STRINGS } from '../i18n.js';
+import {
+  CSS_TYPE,
+  type ErrorPage,
+  HTML_TYPE,
+  JSON_TYPE,
+  MARKDOWN_TYPE,
+  pagePath,
+  type SiteUrls,
+  TEXT_TYPE,
+} from '../resources.js';
+import { loadPages, type Page, type Pages, sortSlugs } from './content.js';
+import { type NavEntry, renderLayout } from './layout.js';
+import { DocsContentError } from './mdx.js';
+import { OpenApiView } from './openapi.js';
+import { renderHtml, renderMarkdown } from './render.js';
+import { STYLESHEET } from './style.js';
+
+/**
+ * Rendering: every page read, parsed, cross-checked and turned into the files the docs host
+ * serves (built-site.ts), with placeholders for the public URLs unless others are given.
+ */
+
+export interface SiteInput {
+  /** The folder holding `en/*.mdx` and `es/*.mdx`. */
+  docsDir: string;
+  /**
+   * The API's OpenAPI document, or undefined: the reference page then says it is not
+   * available, and /openapi.json answers 503.
+   */
+  openapi: unknown;
+  /** What the public URLs are written as; the placeholders by default. */
+  urls?: SiteUrls;
+}
+
+export function navigation(pages: Pages, locale: Locale): NavEntry[] {
+  return sortSlugs(pages[locale].keys()).map((slug) => ({
+    slug,
+    title: pages[locale].get(slug)?.title ?? slug,
+  }));
+}
+
+function openapiNodes(page: Page, pages: Pages, doc: unknown, urls: SiteUrls): RootContent[] {
+  const strings = STRINGS[page.locale];
+  if (doc === undefined) {
+    return [
+      {
+        type: 'blockquote',
+        children: [
+          { type: 'paragraph', children: [{ type: 'text', value: strings.api.unavailable }] },
+        ],
+      },
+    ];
+  }
+  return new OpenApiView(doc, {
+    strings,
+    apiUrl: urls.publicApiUrl,
+    errorAnchors: pages[page.locale].get('errors')?.anchors ?? new Set(),
+  }).render();
+}
+
+function file(body: string, type: string): RenderedFile {
+  return { body, type };
+}
+
+function renderErrorPages(pages: Pages, urls: SiteUrls, files: Map<string, RenderedFile>): void {
+  for (const locale of LOCALES) {
+    const strings = STRINGS[locale];
+    const nav = navigation(pages, locale);
+    const home = pagePath(locale, nav[0]?.slug ?? 'introduction');
+    const render = (page: ErrorPage, title: string, text: string) => {
+      files.set(
+        SITE_FILES.error(locale, page, 'markdown'),
+        file(
+          `# ${title}\n\n${text}\n\n${strings.pageIndex} ${urls.publicDocsUrl}/llms.txt\n`,
+          MARKDOWN_TYPE,
+        ),
+      );
+      files.set(
+        SITE_FILES.error(locale, page, 'html'),
+        file(
+          renderLayout({
+            locale,
+            slug: null,
+            title,
+            // The layout shows the description as the lead paragraph under the title.
+            description: text,
+            body: `<p><a href="${escapeHtml(home)}">${escapeHtml(strings.backToIntroduction)}</a></p>`,
+            toc: [],
+            nav,
+            twins: { en: false, es: false },
+            publicDocsUrl: urls.publicDocsUrl,
+          }),
+          HTML_TYPE,
+        ),
+      );
+    };
+    render('notFound', strings.notFoundTitle, strings.notFoundText);
+    render('badRequest', strings.badRequestTitle, strings.badRequestText);
+  }
+}
+
+function llmsIndex(pages: Pages, urls: SiteUrls): string {
+  const docs = urls.publicDocsUrl;
+  const lines = [
+    '# Stockroom',
+    '',
+    '> Stockroom is a self-hosted public HTTP API for inventory data: an organization exposes its inventory items and organization summary to external integrations, authenticated with organization or user API keys. This index lists every documentation page, in English and in Spanish, as Markdown.',
+    '',
+    `Each page is Markdown at the address listed here; the same address without \`.mdx\` serves HTML, or Markdown when requested with \`Accept: text/markdown\`. Every page of both languages in one file: ${docs}/llms-full.txt. The OpenAPI 3.1 document: ${docs}/openapi.json. The API itself: ${urls.publicApiUrl}/api/v1/.`,
+  ];
+  for (const locale of LOCALES) {
+    lines.push('', `## ${STRINGS[locale].languageName}`, '');
+    for (const entry of navigation(pages, locale)) {
+      const page = pages[locale].get(entry.slug);
+      if (!page) continue;
+      lines.push(
+        `- [${page.title}](${docs}${pagePath(locale, page.slug)}.mdx): ${page.description}`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A placeholder written in a page would be replaced in what is served: refused. */
+function refusePlaceholders(pages: Pages): void {
+  for (const locale of LOCALES) {
+    for (const page of pages[locale].values()) {
+      const source = JSON.stringify(page.tree);
+      for (const placeholder of Object.values(PLACEHOLDERS)) {
+        if (source.includes(placeholder)) {
+          throw new DocsContentError(
+            `${page.file}: holds ${placeholder}, which the build reserves`,
+          );
+        }
+      }
+    }
+  }
+}
+
+/** Renders everything from pages already loaded. */
+export function renderPages(
+  pages: Pages,
+  openapi: unknown,
+  urls: SiteUrls = PLACEHOLDERS,
+): RenderedSite {
+  refusePlaceholders(pages);
+  const files = new Map<string, RenderedFile>();
+  const fullText: string[] = [];
+  for (const locale of LOCALES) {
+    const nav = navigation(pages, locale);
+    for (const { slug } of nav) {
+      const page = pages[locale].get(slug);
+      if (!page) continue;
+      const input = {
+        title: page.title,
+        description: page.description,
+        tree: page.tree,
+        path: pagePath(locale, slug),
+        strings: STRINGS[locale],
+        ...(page.generated ? { openapi: openapiNodes(page, pages, openapi, urls) } : {}),
+      };
+      const md = renderMarkdown(input, urls.publicDocsUrl);
+      fullText.push(md);
+      files.set(SITE_FILES.page(locale, slug, 'markdown'), file(md, MARKDOWN_TYPE));
+      const fragment = renderHtml(input);
+      const twins = Object.fromEntries(LOCALES.map((l) => [l, pages[l].has(slug)])) as Record<
+        Locale,
+        boolean
+      >;
+      const document = renderLayout({
+        locale,
+        slug,
+        title: page.title,
+        description: page.description,
+        body: fragment.html,
+        toc: fragment.toc,
+        nav,
+        twins,
+        publicDocsUrl: urls.publicDocsUrl,
+      });
+      files.set(SITE_FILES.page(locale, slug, 'html'), file(document, HTML_TYPE));
+    }
+  }
+  files.set(SITE_FILES.llms, file(llmsIndex(pages, urls), TEXT_TYPE));
+  // A thematic break between pages; each page opens with its own `# Title`.
+  files.set(SITE_FILES.llmsFull, file(fullText.join('\n---\n\n'), TEXT_TYPE));
+  if (openapi !== undefined) {
+    files.set(SITE_FILES.openapi, file(`${JSON.stringify(openapi, null, 2)}\n`, JSON_TYPE));
+  }
+  files.set(SITE_FILES.stylesheet, file(STYLESHEET, CSS_TYPE));
+  renderErrorPages(pages, urls, files);
+  return {
+    slugs: Object.fromEntries(
+      LOCALES.map((locale) => [locale, sortSlugs(pages[locale].keys())]),
+    ) as Record<Locale, string[]>,
+    files,
+  };
+}
+
+/** Reads the pages of `docsDir` and renders them; rejects naming the file of an invalid page. */
+export async function renderSite(input: SiteInput): Promise<RenderedSite> {
+  return renderPages(await loadPages(input.docsDir), input.openapi, input.urls);
+}
