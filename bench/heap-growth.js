@@ -62,7 +62,11 @@ const operatorChoice = await medianPeak(['--heap-growing-percent=300'], true);
 const rows = [
   { case: 'unbound', peakMB: unbound / 2 ** 20, ratio: unbound / bound },
   { case: 'bound (boundHeapGrowth)', peakMB: bound / 2 ** 20, ratio: 1 },
-  { case: 'operator --heap-growing-percent=300', peakMB: operatorChoice / 2 ** 20, ratio: operatorChoice / bound },
+  {
+    case: 'operator --heap-growing-percent=300',
+    peakMB: operatorChoice / 2 ** 20,
+    ratio: operatorChoice / bound,
+  },
 ];
 if (opts.json) {
   console.log(JSON.stringify({ node: process.version, runs, rows }, null, 2));
