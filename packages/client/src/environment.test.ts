@@ -4,7 +4,7 @@ import { isBrowser } from './environment.js';
 
 /**
  * Browser detection, with the globals of each environment stubbed in this Node process. The
- * real thing runs in Chromium (a page and a module worker) in test/client-browser.test.ts,
+ * real thing runs in Chromium (a page and a module worker) in test/client-browser.e2e.test.ts,
  * and in Deno's and Bun's workers in test/client-runtimes.e2e.test.ts.
  */
 

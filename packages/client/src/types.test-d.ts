@@ -1,6 +1,6 @@
 /**
  * Type tests, checked by `tsc -p packages/client` (npm run typecheck) and, within `npm test`, by
- * test/client-typecheck.test.ts; vitest does not execute this file.
+ * test/client-typecheck.e2e.test.ts; vitest does not execute this file.
  * Each assertion fails to compile when inference breaks, and each `@ts-expect-error` fails when
  * the error it expects goes away.
  */

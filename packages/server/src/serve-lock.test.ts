@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireServeLock, ServeLockError, serveLockFile } from './serve-lock.js';
 
-/** The lock itself; across processes (and SIGKILL) in test/scale-out.test.ts. */
+/** The lock itself; across processes (and SIGKILL) in test/scale-out.e2e.test.ts. */
 describe('acquireServeLock', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-lock-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -21,7 +21,7 @@ import { createRateLimiter } from './rate-limiters.js';
  * The rate limits of a cluster on SQLite: workers ask the primary, which counts for all of
  * them. Here the cluster's IPC is stood in for by a pair of endpoints that deliver messages
  * asynchronously, as process.send does; the cluster itself is exercised end to end in
- * test/scale-out.test.ts.
+ * test/scale-out.e2e.test.ts.
  */
 const ORG = newId();
 
