@@ -32,7 +32,7 @@ import type { GetItemParams, ItemQuery, ItemsQuery, ListItemsParams } from './ty
 
 declare const stockroom: Stockroom;
 
-// The full item, exactly as DECISIONS.md lists its fields.
+// The full item, exactly as docs/architecture.md#items lists its fields.
 expectTypeOf<InventoryItem>().toEqualTypeOf<{
   _id: string;
   organizationId: string;

@@ -29,7 +29,7 @@ describe('ids', () => {
   });
 });
 
-/** The three parts of an id (DECISIONS.md): seconds, per-process random, counter. */
+/** The three parts of an id (docs/architecture.md#identifiers): seconds, per-process random, counter. */
 function parts(id: string) {
   return {
     seconds: Number.parseInt(id.slice(0, 8), 16),

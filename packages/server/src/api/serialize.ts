@@ -3,7 +3,7 @@ import { isoTime } from '../time.js';
 import type { ItemField } from './item-fields.js';
 
 /**
- * API shape of an item as an object, in the order DECISIONS.md fixes, narrowed to `fields`
+ * API shape of an item as an object, in the order of docs/architecture.md#items, narrowed to `fields`
  * when given. The routes answer through `itemJson` below; this is the reference it is tested
  * against (serialized through the TypeBox response schema, as Fastify would).
  */

@@ -18,7 +18,7 @@ const COMMANDS = commandsOf(buildProgram());
 
 describe('stockroom (global behaviour)', () => {
   it('has --help on every command, on stdout with exit 0, without touching the database', async () => {
-    // The walk finds the documented commands (DECISIONS.md and the later issues), not a subset.
+    // The walk finds the documented commands (the README's command list), not a subset.
     expect(COMMANDS.map((command) => command.join(' '))).toEqual(
       expect.arrayContaining([
         '',

@@ -48,7 +48,7 @@ function preferred(ranges: string[]): string | undefined {
 }
 
 /**
- * Markdown only when the client prefers it; HTML otherwise, never 406 (DECISIONS.md).
+ * Markdown only when the client prefers it; HTML otherwise, never 406 (docs/architecture.md#documentation-host).
  *
  * negotiator ranks by q-value, then by specificity (`text/markdown` beats `*\/*`), then by the
  * order of the header, which RFC 9110 gives no meaning. So we ask twice, once with the ranges

@@ -5,7 +5,7 @@ import { fileClosed } from './file-closed.js';
 import { readFailure } from './format.js';
 
 /**
- * Import files must be UTF-8 (DECISIONS.md). Decoding leniently would store U+FFFD in place of
+ * Import files must be UTF-8 (docs/architecture.md#imports). Decoding leniently would store U+FFFD in place of
  * every byte it cannot read (a Latin-1 "é" becomes "�") and report success, so the whole file
  * is checked first, strictly, and the first invalid sequence is reported with its line and byte
  * offset. Validation follows the WHATWG UTF-8 decoder: no overlong forms, no surrogates, nothing

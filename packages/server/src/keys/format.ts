@@ -3,7 +3,7 @@ import { crc32 } from 'node:zlib';
 import type { KeyType } from '../store/types.js';
 
 /**
- * Key format (DECISIONS.md): `sr_org_` or `sr_usr_`, 32 random base62 characters, then a
+ * Key format (docs/architecture.md#keys): `sr_org_` or `sr_usr_`, 32 random base62 characters, then a
  * 6-character base62 CRC-32 of everything before it. The checksum lets us reject typos and
  * garbage without touching the database.
  */

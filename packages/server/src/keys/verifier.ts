@@ -19,7 +19,7 @@ function remember<T>(cache: Map<string, Entry<T>>, max: number, hash: string, en
 /**
  * Looks keys up by hash with a short-lived cache: a hot key costs no database read per
  * request, and a change made by the CLI (disable, revoke, membership, feature flag) is seen
- * within `ttlMs`, which DECISIONS.md bounds at one second.
+ * within `ttlMs`, which docs/architecture.md#keys bounds at one second.
  *
  * Unknown keys are cached apart from known ones, in a map of their own: a flood of random
  * well-formed keys (each one unknown) only ever evicts other unknown keys, never the entries

@@ -3,7 +3,7 @@ import { CASE_FOLDING_RUNS } from './generated/case-folding.js';
 export { CASE_FOLDING_UNICODE_VERSION } from './generated/case-folding.js';
 
 /**
- * Unicode simple case folding for search (DECISIONS.md: "Unicode simple case folding, accents
+ * Unicode simple case folding for search (docs/architecture.md#search: "Unicode simple case folding, accents
  * significant"): both the stored search text and the needle go through `foldCase`, so matching
  * is a plain substring test on every engine, with `%`, `_` and `\` literal.
  *

@@ -3,7 +3,7 @@ import { generateKey } from '../keys/format.js';
 import { startTestServer, type TestResponse, type TestServer } from './harness.js';
 
 /**
- * The checks every keyed route must pass (ARCHITECTURE.md): no key, unknown, malformed, bad
+ * The checks every keyed route must pass (docs/architecture.md#tests): no key, unknown, malformed, bad
  * checksum, revoked, disabled, expired, exhausted, rate limited, conflicting headers, and
  * another organization's data.
  */
@@ -29,7 +29,7 @@ export function expectApiError(response: TestResponse, status: number, code: str
 }
 
 /**
- * Repeats a request while it still succeeds, for at most the one second DECISIONS.md allows
+ * Repeats a request while it still succeeds, for at most the one second docs/architecture.md#keys allows
  * a change to reach a running server (key lookups are cached for less than that).
  */
 export async function untilChanged(send: () => Promise<TestResponse>): Promise<TestResponse> {

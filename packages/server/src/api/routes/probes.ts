@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import { errorResponses } from '../schemas.js';
 
 /**
- * Probes for supervisors and load balancers (EXTENSIONS.md "Probes"): keyless, outside
+ * Probes for supervisors and load balancers (docs/architecture.md#probes): keyless, outside
  * /api/v1, never rate limited (they carry no `access` policy, so no key is read and the
  * auth-failure throttle never sees them). `livez` says the process serves; `readyz` says it
  * should be sent traffic: the database (and Redis, when configured) answer and it is not
