@@ -31,7 +31,9 @@ describe('METRICS_PORT', () => {
   let server: TestServer;
   let url: string;
   beforeAll(async () => {
+    // Listening: the metrics port is a listener of its own.
     server = await startTestServer({
+      listen: true,
       env: { METRICS_PORT: '0', AUTH_FAILURE_LIMIT: '2/1d', TRUST_PROXY: 'true' },
     });
     url = server.server.metricsUrl as string;

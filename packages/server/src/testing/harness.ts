@@ -17,11 +17,11 @@ import {
 } from '../server.js';
 import Database from '../store/sqlite/driver.js';
 import type { ApiKeyRecord, ItemFields, Organization, Store, User } from '../store/types.js';
-import { injectFetch } from './inject-fetch.js';
+import { type FetchFunction, injectFetch, injectFetchByOrigin } from './inject-fetch.js';
 import { createTestSchema, execInSchema, holdLocks } from './postgres.js';
 import { dropRedisPrefix, testRedisPrefix } from './services.js';
 
-export { injectFetch };
+export { injectFetch, injectFetchByOrigin };
 
 /**
  * The hosts of a test server, built from one set of services as `serve` builds them. Without
@@ -72,6 +72,11 @@ export interface TestServer {
    * so the server's next write waits past its deadline (DATABASE_TIMEOUT_MS).
    */
   lockWrites(): Promise<() => Promise<void>>;
+  /**
+   * A fetch to the server's hosts (`apiUrl`, `docsUrl`, the admin URL), through `inject` unless
+   * the server listens: for the client library's `fetch` option.
+   */
+  fetch: FetchFunction;
   /** HTTP to the API host; `key` goes in x-api-key. */
   request(pathAndQuery: string, init?: RequestInit & { key?: string }): Promise<TestResponse>;
   close(): Promise<void>;
@@ -247,15 +252,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const firstItem = (await store.listItems(demoOrg.id, { limit: 1 }))[0];
   if (!firstItem) throw new Error('demo organization has no items');
 
-  const apiFetch = listening ? fetch : injectFetch(server.api, server.apiUrl);
+  const api = server.api;
+  const admin = server.admin;
+  const hostsFetch: FetchFunction = listening
+    ? fetch
+    : injectFetchByOrigin({
+        [new URL(server.apiUrl).origin]: async () => api,
+        [new URL(server.docsUrl).origin]: () => server.docs(),
+        ...(admin && server.adminUrl ? { [new URL(server.adminUrl).origin]: async () => admin } : {}),
+      });
+  const apiFetch = hostsFetch;
   async function request(pathAndQuery: string, init: RequestInit & { key?: string } = {}) {
     const { key, ...rest } = init;
     const headers = new Headers(rest.headers);
     if (key !== undefined) headers.set('x-api-key', key);
     return readAnswer(await apiFetch(server.apiUrl + pathAndQuery, { ...rest, headers }));
   }
-  let docsFetch: typeof fetch | null = listening ? fetch : null;
-
   return {
     apiUrl: server.apiUrl,
     docsUrl: server.docsUrl,
@@ -267,8 +279,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     listening,
     docs: () => server.docs(),
     async docsRequest(pathAndQuery, init = {}) {
-      docsFetch ??= injectFetch(await server.docs(), server.docsUrl);
-      return readAnswer(await docsFetch(server.docsUrl + pathAndQuery, init));
+      return readAnswer(await hostsFetch(server.docsUrl + pathAndQuery, init));
     },
     demo: { organizationId: demoOrg.id, key: demo.key, itemId: firstItem.id },
     async createOrganization(input = {}) {
@@ -313,6 +324,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         other.close();
       };
     },
+    fetch: hostsFetch,
     request,
     async close() {
       await server.close();

@@ -7,10 +7,12 @@ import type { FastifyInstance } from 'fastify';
  * headers Node's fetch adds (so content negotiation and compression behave as over the network)
  * and the body decompressed as fetch does. Relative URLs are taken against `base`.
  */
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
 export function injectFetch(
-  app: FastifyInstance,
+  app: FastifyInstance | (() => Promise<FastifyInstance>),
   base = 'http://127.0.0.1',
-): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+): FetchFunction {
   return async (input, init) => {
     const request = new Request(
       typeof input === 'string' && input.startsWith('/') ? base + input : input,
@@ -30,7 +32,8 @@ export function injectFetch(
       headers[name] = value;
     });
     const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
-    const answer = app.inject({
+    const host = typeof app === 'function' ? await app() : app;
+    const answer = host.inject({
       method: request.method as 'GET',
       url: url.pathname + url.search,
       headers,
@@ -74,4 +77,22 @@ function decode(raw: Buffer, encoding: string | null): Buffer {
     default:
       return raw;
   }
+}
+
+/**
+ * One fetch for several hosts, each named by its origin (`http://api.stockroom.test`): a URL of
+ * another origin fails as a refused connection would, with fetch's TypeError.
+ */
+export function injectFetchByOrigin(
+  hosts: Record<string, () => Promise<FastifyInstance>>,
+): FetchFunction {
+  const fetches = new Map(
+    Object.entries(hosts).map(([origin, host]) => [origin, injectFetch(host, origin)]),
+  );
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const hostFetch = fetches.get(url.origin);
+    if (!hostFetch) return Promise.reject(new TypeError('fetch failed', { cause: url.origin }));
+    return hostFetch(input, init);
+  };
 }
