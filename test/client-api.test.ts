@@ -231,7 +231,9 @@ describe('inventory.all()', () => {
 
 describe('errors from the real server', () => {
   it('AuthenticationError for a missing key', async () => {
-    const error = await rejection(new Stockroom({ baseUrl: server.apiUrl, fetch: server.fetch }).organization.get());
+    const error = await rejection(
+      new Stockroom({ baseUrl: server.apiUrl, fetch: server.fetch }).organization.get(),
+    );
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'MISSING_API_KEY' });
   });

@@ -191,7 +191,11 @@ describe('items', () => {
 describe('errors', () => {
   it('a wrong token is an AuthenticationError, and the token is not in it', async () => {
     const wrong = `${ADMIN_TOKEN.slice(0, -1)}!`;
-    const client = createAdminClient({ baseUrl: server.adminUrl, token: wrong, fetch: server.fetch });
+    const client = createAdminClient({
+      baseUrl: server.adminUrl,
+      token: wrong,
+      fetch: server.fetch,
+    });
     const error = await rejection(client.organizations.list());
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ code: 'ADMIN_UNAUTHORIZED', status: 401 });

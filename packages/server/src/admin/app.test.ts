@@ -59,7 +59,6 @@ describe('the admin host', () => {
   });
   afterAll(() => t?.close());
 
-
   it('serves nothing of the admin API on the API port, even with the token', async () => {
     const answer = await t.server.request('/admin/v1/organizations', {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },

@@ -19,7 +19,7 @@ import Database from '../store/sqlite/driver.js';
 import type { ApiKeyRecord, ItemFields, Organization, Store, User } from '../store/types.js';
 import { type FetchFunction, injectFetch, injectFetchByOrigin } from './inject-fetch.js';
 import { createTestSchema, execInSchema, holdLocks } from './postgres.js';
-import { dropRedisPrefix, testRedisPrefix } from './services.js';
+import { dropRedisPrefix, TEST_REDIS_URL, testRedisPrefix } from './services.js';
 
 export { injectFetch, injectFetchByOrigin };
 
@@ -116,6 +116,8 @@ export interface TestServerOptions {
    * use the database directly.
    */
   serverDatabaseUrl?: (url: string) => string;
+  /** On PostgreSQL: rate limits and the health check on Redis (TEST_REDIS_URL). */
+  redis?: boolean;
   /**
    * Listen on real ports (127.0.0.1), as `serve` does: for tests of the connection itself
    * (keep-alive, raw bytes on the wire, the metrics port, several processes). Otherwise the
@@ -209,7 +211,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-test-'));
   const schema = engine === 'postgres' ? await createTestSchema() : null;
   const dbPath = schema ? schema.url : path.join(dir, 'stockroom.db');
-  const redisUrl = engine === 'postgres' ? process.env.STOCKROOM_TEST_REDIS_URL : undefined;
+  const redisUrl =
+    engine !== 'postgres'
+      ? undefined
+      : options.redis
+        ? TEST_REDIS_URL
+        : process.env.STOCKROOM_TEST_REDIS_URL;
   const config = loadConfig({
     DATABASE_URL: options.serverDatabaseUrl ? options.serverDatabaseUrl(dbPath) : dbPath,
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
@@ -259,7 +266,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     : injectFetchByOrigin({
         [new URL(server.apiUrl).origin]: async () => api,
         [new URL(server.docsUrl).origin]: () => server.docs(),
-        ...(admin && server.adminUrl ? { [new URL(server.adminUrl).origin]: async () => admin } : {}),
+        ...(admin && server.adminUrl
+          ? { [new URL(server.adminUrl).origin]: async () => admin }
+          : {}),
       });
   const apiFetch = hostsFetch;
   async function request(pathAndQuery: string, init: RequestInit & { key?: string } = {}) {

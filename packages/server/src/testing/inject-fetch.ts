@@ -7,7 +7,10 @@ import type { FastifyInstance } from 'fastify';
  * headers Node's fetch adds (so content negotiation and compression behave as over the network)
  * and the body decompressed as fetch does. Relative URLs are taken against `base`.
  */
-export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+export type FetchFunction = (
+  input: string | URL | Request,
+  init?: RequestInit,
+) => Promise<Response>;
 
 export function injectFetch(
   app: FastifyInstance | (() => Promise<FastifyInstance>),
