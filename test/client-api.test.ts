@@ -361,10 +361,10 @@ describe('quota and rate limit', () => {
       organizationId: server.demo.organizationId,
       rateLimit: { max: 1, windowSeconds: 1 },
     });
-    /** What the server answered each list attempt: the real fetch, only observed. */
+    /** What the server answered each list attempt: the server's answers, only observed. */
     const answers: Array<{ status: number; reset: number; retryAfter: string | null }> = [];
     const observing = async (input: string, init: RequestInit) => {
-      const response = await fetch(input, init);
+      const response = await server.fetch(input, init);
       if (new URL(input).pathname.endsWith('/inventory/items')) {
         answers.push({
           status: response.status,
