@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from '../packages/server/src/testing
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ listen: true });
 });
 afterAll(() => server?.close());
 
