@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { loadConfig } from '../config.js';
 import type { PrometheusMetrics } from '../metrics/metrics.js';
 import { cliActor } from '../operations/audit.js';
-import { startServer } from '../server.js';
+import { startServices } from '../server.js';
 import type { Organization, Webhook } from '../store/types.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { DestinationError, PUBLIC_ONLY, parseAllowedNetworks } from './destination.js';
@@ -69,19 +69,16 @@ function subscribe(events: Webhook['events'] = ['item.created', 'item.updated', 
   );
 }
 
-/** Another server on the test server's database, as another process would be. */
-function startAnotherProcess() {
-  return startServer(
-    loadConfig({
-      DATABASE_URL: t.dbPath,
-      PORT: '0',
-      DOCS_PORT: '0',
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'test',
-      ...ENV,
-    }),
-    { logger: false },
+/**
+ * Another process's services on the test server's database, its dispatcher running: what a
+ * second `serve` brings to the deliveries (its hosts play no part in them).
+ */
+async function startAnotherProcess() {
+  const { services } = await startServices(
+    loadConfig({ DATABASE_URL: t.dbPath, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...ENV }),
+    { apiUrl: 'http://api.stockroom.test', docsUrl: 'http://docs.stockroom.test', logger: false },
   );
+  return { services, close: () => services.close() };
 }
 
 async function deliveries(webhook: Webhook) {
