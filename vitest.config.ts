@@ -3,17 +3,16 @@ import {
   postgresUnavailable,
   redisUnavailable,
   servicesRequired,
-  TEST_REDIS_URL,
 } from './packages/server/src/testing/services.js';
 
 /**
- * Two projects, one `npm test`:
- * - `sqlite` runs every test file; the API suite on SQLite, and the cross-engine suites (store
- *   contract, rate limiters, scale-out, db copy) on whichever engines are reachable.
- * - `postgres` runs the API, admin API and webhook suites again on PostgreSQL (a schema per server),
- *   with Redis rate limits when Redis is reachable. Without PostgreSQL it is left out, and said
- *   so here.
- * Under CI=true (`.ci/run`) a missing PostgreSQL or Redis fails the run instead.
+ * `npm test`, the everyday tier: every test file but the e2e tier's. The HTTP suites run on
+ * SQLite through `inject` (one set of services per file); engine parity is the store contract
+ * suite's job, which runs with the other cross-engine suites (rate limiters, db copy) on each
+ * engine that is reachable, PostgreSQL with Redis included. A few HTTP suites test
+ * PostgreSQL-only behaviour and ask for that engine themselves.
+ * Without PostgreSQL or Redis those legs are left out, and said so here; under CI=true
+ * (`.ci/run`) a missing PostgreSQL or Redis fails the run instead.
  */
 export default defineConfig(async () => {
   const [postgres, redis] = await Promise.all([postgresUnavailable(), redisUnavailable()]);
@@ -26,8 +25,8 @@ export default defineConfig(async () => {
   const announced = globalThis as { stockroomLegsAnnounced?: boolean };
   if (!announced.stockroomLegsAnnounced) {
     announced.stockroomLegsAnnounced = true;
-    if (postgres) console.warn(`[skipped] the API suite on PostgreSQL: ${postgres}`);
-    else if (redis) console.warn(`[note] the API suite on PostgreSQL runs without Redis: ${redis}`);
+    if (postgres) console.warn(`[skipped] the suites on PostgreSQL: ${postgres}`);
+    else if (redis) console.warn(`[skipped] the suites on Redis: ${redis}`);
   }
   return {
     test: {
@@ -35,8 +34,9 @@ export default defineConfig(async () => {
       exclude: ['**/node_modules/**', '**/dist/**', '**/*.e2e.test.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
-      // Two cores: files run in parallel processes, each with its own server and database.
+      // Two cores: files run in parallel processes, each with its own services and database.
       pool: 'forks',
+      // One project, named after the engine of its HTTP suites.
       projects: [
         {
           extends: true,
@@ -50,25 +50,6 @@ export default defineConfig(async () => {
             env: { STOCKROOM_TEST_ENGINE: 'sqlite' },
           },
         },
-        ...(postgres
-          ? []
-          : [
-              {
-                extends: true as const,
-                test: {
-                  name: 'postgres',
-                  include: [
-                    'packages/server/src/api/**/*.test.ts',
-                    'packages/server/src/admin/**/*.test.ts',
-                    'packages/server/src/webhooks/**/*.test.ts',
-                  ],
-                  env: {
-                    STOCKROOM_TEST_ENGINE: 'postgres',
-                    ...(redis ? {} : { STOCKROOM_TEST_REDIS_URL: TEST_REDIS_URL }),
-                  },
-                },
-              },
-            ]),
       ],
     },
   };

@@ -45,7 +45,7 @@ async function runVitest(
 it('skips the PostgreSQL legs without PostgreSQL locally, and fails the run under CI=true', async () => {
   const url = `postgres://postgres@127.0.0.1:${await closedPort()}/test`;
   const local = await runVitest({ CI: '', TEST_DATABASE_URL: url });
-  expect(local.output).toContain('[skipped] the API suite on PostgreSQL');
+  expect(local.output).toContain('[skipped] the suites on PostgreSQL');
   expect(local.code).toBe(0);
 
   const ci = await runVitest({ CI: 'true', TEST_DATABASE_URL: url });

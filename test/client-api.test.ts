@@ -12,8 +12,8 @@ import {
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
 
 /**
- * @stockroom/client against the real Stockroom server (API and docs hosts on a fresh SQLite
- * database with the demo organization): every method, pagination, and the error classes for
+ * @stockroom/client against the real Stockroom server (its API host, through `inject`, on a
+ * fresh SQLite database with the demo organization): every method, pagination, and the error classes for
  * the server's real answers.
  */
 
@@ -24,18 +24,23 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-/** fetch that counts what the client sends: the real network, only observed. */
+/** fetch that counts what the client sends: the server's own answers, only observed. */
 function countingFetch() {
   const urls: URL[] = [];
   const impl = (input: string, init: RequestInit) => {
     urls.push(new URL(input));
-    return fetch(input, init);
+    return server.fetch(input, init);
   };
   return { urls, fetch: impl };
 }
 
 function client(options: StockroomOptions = {}) {
-  return new Stockroom({ baseUrl: server.apiUrl, apiKey: server.demo.key, ...options });
+  return new Stockroom({
+    baseUrl: server.apiUrl,
+    apiKey: server.demo.key,
+    fetch: server.fetch,
+    ...options,
+  });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -49,7 +54,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('methods', () => {
   it('health() reports the service without a key', async () => {
-    const report = await new Stockroom({ baseUrl: server.apiUrl }).health();
+    const report = await new Stockroom({ baseUrl: server.apiUrl, fetch: server.fetch }).health();
     expect(report.status).toBe('ok');
     expect(report.checks.database).toBe('ok');
     expect(typeof report.version).toBe('string');
@@ -226,7 +231,9 @@ describe('inventory.all()', () => {
 
 describe('errors from the real server', () => {
   it('AuthenticationError for a missing key', async () => {
-    const error = await rejection(new Stockroom({ baseUrl: server.apiUrl }).organization.get());
+    const error = await rejection(
+      new Stockroom({ baseUrl: server.apiUrl, fetch: server.fetch }).organization.get(),
+    );
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'MISSING_API_KEY' });
   });
@@ -354,10 +361,10 @@ describe('quota and rate limit', () => {
       organizationId: server.demo.organizationId,
       rateLimit: { max: 1, windowSeconds: 1 },
     });
-    /** What the server answered each list attempt: the real fetch, only observed. */
+    /** What the server answered each list attempt: the server's answers, only observed. */
     const answers: Array<{ status: number; reset: number; retryAfter: string | null }> = [];
     const observing = async (input: string, init: RequestInit) => {
-      const response = await fetch(input, init);
+      const response = await server.fetch(input, init);
       if (new URL(input).pathname.endsWith('/inventory/items')) {
         answers.push({
           status: response.status,

@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('@stockroom/client in a browser', () => {
 
   beforeAll(async () => {
     const { esm } = requireBuiltClient();
-    api = await startTestServer();
+    api = await startTestServer({ listen: true });
     // A user key: the kind of key a browser may hold (organization keys stay on servers).
     const user = await api.createUser(api.demo.organizationId);
     userKey = (await api.createKey({ organizationId: api.demo.organizationId, userId: user.id }))

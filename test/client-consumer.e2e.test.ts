@@ -121,7 +121,7 @@ describe('the packed package in a fresh TypeScript project', () => {
   let packedFiles: string[];
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ listen: true });
     dir = mkdtempSync(path.join(tmpdir(), 'stockroom-client-consumer-'));
     const checkout = cleanCheckout(dir);
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], {

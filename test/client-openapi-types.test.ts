@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 it('src/generated/openapi.ts matches the served /openapi.json', async () => {
-  const response = await fetch(`${server.server.docsUrl}/openapi.json`);
+  const response = await server.server.fetch(`${server.server.docsUrl}/openapi.json`);
   expect(response.status).toBe(200);
   const expected = await renderTypes(await response.json());
   const actual = await readFile(GENERATED_PATH, 'utf8');

@@ -229,7 +229,7 @@ describe('@stockroom/client in Deno and Bun', () => {
   beforeAll(async () => {
     const { esm } = requireBuiltClient();
     bundleDir = path.dirname(esm);
-    server = await startTestServer();
+    server = await startTestServer({ listen: true });
     dir = mkdtempSync(path.join(tmpdir(), 'stockroom-client-runtimes-'));
     program = path.join(dir, 'program.mjs');
     writeFileSync(path.join(dir, 'worker.mjs'), WORKER(pathToFileURL(esm).href));

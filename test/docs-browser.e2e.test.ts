@@ -28,7 +28,7 @@ describe.skipIf(!hasChromium)('docs in a browser', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    server = await startTestServer();
+    server = await startTestServer({ listen: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [

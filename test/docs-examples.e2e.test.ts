@@ -51,7 +51,10 @@ function bodyOf(output: string): string {
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(tmpdir(), 'stockroom-docs-examples-'));
   // With the admin API on, so the admin page's examples (port 3002, $ADMIN_TOKEN) run too.
-  server = await startTestServer({ env: { ADMIN_TOKEN: EXAMPLE_ADMIN_TOKEN, ADMIN_PORT: '0' } });
+  server = await startTestServer({
+    listen: true,
+    env: { ADMIN_TOKEN: EXAMPLE_ADMIN_TOKEN, ADMIN_PORT: '0' },
+  });
   const first = await server.request('/api/v1/inventory/items?limit=2', { key: server.demo.key });
   expect(first.status).toBe(200);
   env = {

@@ -38,6 +38,7 @@ describe.skipIf(announceSkip('faults on PostgreSQL', pgSkip))(
       let server: TestServer | undefined;
       try {
         server = await startTestServer({
+          listen: true,
           engine: 'postgres',
           env: {
             DATABASE_TIMEOUT_MS: '1000',
@@ -109,7 +110,11 @@ describe.skipIf(announceSkip('faults on PostgreSQL', pgSkip))(
 
 describe('a SQLite database locked by another connection', () => {
   it('answers 503 past busy_timeout, keeps serving reads, and serves writes again once released', async () => {
-    const server = await startTestServer({ engine: 'sqlite', env: { DATABASE_TIMEOUT_MS: '200' } });
+    const server = await startTestServer({
+      listen: true,
+      engine: 'sqlite',
+      env: { DATABASE_TIMEOUT_MS: '200' },
+    });
     try {
       const { key, record } = await server.createKey({
         organizationId: server.demo.organizationId,

@@ -374,8 +374,10 @@ let checksumBefore: string;
 const responses: string[] = [];
 
 beforeAll(async () => {
-  // No throttle: hostile keys must meet the key checks themselves, every time.
+  // No throttle: hostile keys must meet the key checks themselves, every time. Listening:
+  // hostile bytes go over a real socket, as an attacker's would.
   server = await startTestServer({
+    listen: true,
     engine: 'sqlite',
     captureLogs: true,
     env: { AUTH_FAILURE_LIMIT: 'none' },

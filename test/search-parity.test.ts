@@ -4,12 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../packages/server/src/config.js';
 import { issueKey } from '../packages/server/src/keys/issue.js';
-import { type RunningServer, startServer } from '../packages/server/src/server.js';
+import { createApiHost, startServices } from '../packages/server/src/server.js';
 import { copySqliteToPostgres } from '../packages/server/src/store/postgres/copy.js';
 import { DEFAULT_SCAN_BUDGET, foldCase, searchText } from '../packages/server/src/store/search.js';
 import { DEFAULT_SEARCH_LIMITS } from '../packages/server/src/store/sqlite/item-search.js';
 import { SqliteStore } from '../packages/server/src/store/sqlite/sqlite-store.js';
 import type { ItemFields, ItemStatus } from '../packages/server/src/store/types.js';
+import { type FetchFunction, injectFetch } from '../packages/server/src/testing/inject-fetch.js';
 import { createTestSchema, type TestSchema } from '../packages/server/src/testing/postgres.js';
 import { announceSkip, postgresUnavailable } from '../packages/server/src/testing/services.js';
 
@@ -51,7 +52,8 @@ function smallRows(tag: string): ItemFields[] {
 }
 
 interface Leg {
-  server: RunningServer;
+  fetch: FetchFunction;
+  close(): Promise<void>;
 }
 
 interface Walk {
@@ -62,7 +64,7 @@ interface Walk {
 }
 
 async function walk(
-  apiUrl: string,
+  fetch: FetchFunction,
   key: string,
   filters: { search: string; status?: ItemStatus; limit: number },
 ): Promise<Walk> {
@@ -72,7 +74,7 @@ async function walk(
     const params = new URLSearchParams({ search: filters.search, limit: String(filters.limit) });
     if (filters.status) params.set('status', filters.status);
     if (cursor) params.set('cursor', cursor);
-    const response = await fetch(`${apiUrl}/api/v1/inventory/items?${params}`, {
+    const response = await fetch(`/api/v1/inventory/items?${params}`, {
       headers: { 'x-api-key': key },
     });
     const text = await response.text();
@@ -135,22 +137,24 @@ describe.skipIf(skip)('search parity: SQLite and PostgreSQL page by page', () =>
       ['sqlite', file],
       ['postgres', schema.url],
     ] as const) {
+      // The API host as `serve` builds it, answering through inject.
+      const { services } = await startServices(
+        loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'test' }),
+        { apiUrl: 'http://api.stockroom.test', docsUrl: 'http://docs.stockroom.test' },
+      );
+      const api = await createApiHost(services, false);
       legs[engine] = {
-        server: await startServer(
-          loadConfig({
-            DATABASE_URL: url,
-            PORT: '0',
-            DOCS_PORT: '0',
-            LOG_LEVEL: 'silent',
-            NODE_ENV: 'test',
-          }),
-        ),
+        fetch: injectFetch(api),
+        close: async () => {
+          await api.close();
+          await services.close();
+        },
       };
     }
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(Object.values(legs).map((leg) => leg.server.close()));
+    await Promise.all(Object.values(legs).map((leg) => leg.close()));
     await schema?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -175,8 +179,8 @@ describe.skipIf(skip)('search parity: SQLite and PostgreSQL page by page', () =>
         for (const status of [undefined, 'Active', 'Draft'] as const) {
           const filters = { search: needle, limit, ...(status ? { status } : {}) };
           const label = `${needle} (${status ?? 'any status'}) in ${org.slug}`;
-          const sqlite = await walk(legs.sqlite.server.apiUrl, org.key, filters);
-          const postgres = await walk(legs.postgres.server.apiUrl, org.key, filters);
+          const sqlite = await walk(legs.sqlite.fetch, org.key, filters);
+          const postgres = await walk(legs.postgres.fetch, org.key, filters);
           expect(postgres.pages, label).toEqual(sqlite.pages);
           // And both are right: every match exactly once, in id order.
           const folded = foldCase(needle);

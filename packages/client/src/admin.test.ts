@@ -17,8 +17,8 @@ import {
 } from './errors.js';
 
 /**
- * The admin client against a real Stockroom server with the admin API on (a fresh SQLite
- * database): every method once, the errors it turns answers into, and the token kept secret.
+ * The admin client against a real Stockroom server with the admin API on (through `inject`, on a
+ * fresh SQLite database; the network errors against sockets of their own): every method once, the errors it turns answers into, and the token kept secret.
  */
 
 let server: AdminTestServer;
@@ -26,7 +26,7 @@ let admin: StockroomAdmin;
 
 beforeAll(async () => {
   server = await startAdminTestServer();
-  admin = createAdminClient({ baseUrl: server.adminUrl, token: ADMIN_TOKEN });
+  admin = createAdminClient({ baseUrl: server.adminUrl, token: ADMIN_TOKEN, fetch: server.fetch });
 });
 afterAll(() => server?.close());
 
@@ -115,6 +115,7 @@ describe('keys', () => {
       baseUrl: server.server.apiUrl,
       apiKey: created.key,
       maxRetries: 0,
+      fetch: server.fetch,
     });
     expect((await reader.organization.get())._id).toBe(org.id);
 
@@ -190,7 +191,11 @@ describe('items', () => {
 describe('errors', () => {
   it('a wrong token is an AuthenticationError, and the token is not in it', async () => {
     const wrong = `${ADMIN_TOKEN.slice(0, -1)}!`;
-    const client = createAdminClient({ baseUrl: server.adminUrl, token: wrong });
+    const client = createAdminClient({
+      baseUrl: server.adminUrl,
+      token: wrong,
+      fetch: server.fetch,
+    });
     const error = await rejection(client.organizations.list());
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ code: 'ADMIN_UNAUTHORIZED', status: 401 });
@@ -199,7 +204,11 @@ describe('errors', () => {
   });
 
   it('the API port is not the admin host: a 404 from it says so', async () => {
-    const client = createAdminClient({ baseUrl: server.server.apiUrl, token: ADMIN_TOKEN });
+    const client = createAdminClient({
+      baseUrl: server.server.apiUrl,
+      token: ADMIN_TOKEN,
+      fetch: server.fetch,
+    });
     const error = await rejection(client.organizations.list());
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.code).toBe('ROUTE_NOT_FOUND');

@@ -7,7 +7,7 @@ import type { InventoryItem, SyncPage } from './types.js';
 
 /**
  * The inventory filters, incremental sync and conditional requests against the real Stockroom
- * server (a fresh SQLite database): what the client sends and what it makes of the answers.
+ * server (its API host through `inject`, on a fresh SQLite database): what the client sends and what it makes of the answers.
  * Each organization here is the test's own, so its change feed holds only what the test wrote.
  */
 
@@ -28,7 +28,7 @@ async function organization(options: StockroomOptions = {}) {
     apiKey: key,
     fetch: (input, init) => {
       urls.push(new URL(input));
-      return fetch(input, init);
+      return server.fetch(input, init);
     },
     ...options,
   });

@@ -16,7 +16,7 @@ import { type Config, isPostgresUrl } from './config.js';
 import { createServices, type Services } from './context.js';
 import { type DemoSeed, seedDemo } from './demo.js';
 import { createDocsApp } from './docs/app.js';
-import { builtSite } from './docs/built-site.js';
+import { builtSite, type RenderedSite } from './docs/built-site.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
 import { answerMetricsRequests } from './metrics/cluster.js';
@@ -200,6 +200,116 @@ export async function startServer(
   }
 }
 
+/** What a serving process needs before any host answers, and the hosts' common wiring. */
+export interface ServiceStartOptions {
+  demo?: boolean;
+  logger?: pino.Logger | false;
+  keyCacheTtlMs?: number;
+  primary?: IpcEndpoint;
+  /** The hosts' public URLs: error answers link the docs, the docs show the API's URL. */
+  apiUrl: string;
+  docsUrl: string;
+}
+
+/**
+ * Creates the services and makes them ready to serve: migrated (on PostgreSQL, waiting while
+ * the database is unreachable, start-retry.ts, so nothing is served from an unknown schema),
+ * background jobs started, the demo seeded when asked into an empty SQLite database. `seeded`
+ * keeps the demo of an earlier attempt, so that it is seeded once. The services are closed
+ * again if any of this fails.
+ */
+export async function startServices(
+  config: Config,
+  options: ServiceStartOptions,
+  seeded: { demo?: DemoSeed | null } = {},
+): Promise<{ services: Services; demo: DemoSeed | null }> {
+  const logger = options.logger === undefined ? false : options.logger;
+  const services = await createServices(config, {
+    publicDocsUrl: options.docsUrl,
+    publicApiUrl: options.apiUrl,
+    ...(options.primary ? { primary: options.primary } : {}),
+    ...(logger ? { logger } : {}),
+    ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
+  });
+  try {
+    await migrateWhenReachable(services.store, { log: logger || null });
+    services.webhooks?.start();
+    // After the migration: on a fresh database its table does not exist before.
+    services.tombstones.start();
+    seeded.demo ??= (await shouldSeed(config, services, options.demo ?? false))
+      ? await seedDemo(services.store)
+      : null;
+    return { services, demo: seeded.demo };
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+}
+
+/**
+ * Once draining, every answer asks the client to hang up (as Fastify does for requests that
+ * arrive while it closes): a keep-alive connection then ends after its next answer instead of
+ * holding the drain up for the keep-alive timeout (72 s). Added to each app before it is ready.
+ */
+function hangUpWhileDraining(app: FastifyInstance, services: Services): FastifyInstance {
+  app.addHook('onSend', async (_request, reply) => {
+    // From the signal on (services.draining), before the listeners close.
+    if (services.draining) reply.header('connection', 'close');
+  });
+  return app;
+}
+
+/** The API host, ready: its OpenAPI document is complete once it is (the docs render it). */
+export async function createApiHost(
+  services: Services,
+  logger: pino.Logger | false,
+): Promise<FastifyInstance> {
+  const api = hangUpWhileDraining(await createApiApp(services, { logger }), services);
+  await api.ready();
+  return api;
+}
+
+/** The docs host: the site rendered at build time (`builtSite()` unless given), with these URLs. */
+export async function createDocsHost(
+  services: Services,
+  options: {
+    apiUrl: string;
+    docsUrl: string;
+    site?: RenderedSite | Promise<RenderedSite>;
+    logger: pino.Logger | false;
+  },
+): Promise<FastifyInstance> {
+  const { logger } = options;
+  return hangUpWhileDraining(
+    await createDocsApp({
+      site: await (options.site ?? builtSite()),
+      publicDocsUrl: options.docsUrl,
+      publicApiUrl: options.apiUrl,
+      trustProxy: services.config.trustProxy,
+      // The same process logger; `app` tells its lines from the API's (both log `request`).
+      logger: logger ? logger.child({ app: 'docs' }) : false,
+    }),
+    services,
+  );
+}
+
+/** The admin API host (ADMIN_TOKEN set), answering on `adminUrl`; null when the token is unset. */
+export async function createAdminHost(
+  services: Services,
+  adminUrl: string,
+  logger: pino.Logger | false,
+): Promise<FastifyInstance | null> {
+  const adminToken = services.config.adminToken;
+  if (adminToken === null) return null;
+  return hangUpWhileDraining(
+    await createAdminApp(services, adminToken, {
+      adminUrl,
+      logger: logger ? logger.child({ app: 'admin' }) : false,
+    }),
+    services,
+  );
+}
+
 async function startOnce(
   config: Config,
   options: StartOptions,
@@ -215,67 +325,36 @@ async function startOnce(
   // Awaited below; should opening the database fail first, its rejection is not unhandled.
   site.catch(() => {});
 
-  const services = await createServices(config, {
-    publicDocsUrl: docsUrl,
-    publicApiUrl: apiUrl,
-    ...(options.primary ? { primary: options.primary } : {}),
-    ...(logger ? { logger } : {}),
-    ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
-  });
+  const { services, demo } = await startServices(
+    config,
+    {
+      apiUrl,
+      docsUrl,
+      logger,
+      ...(options.demo === undefined ? {} : { demo: options.demo }),
+      ...(options.primary ? { primary: options.primary } : {}),
+      ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
+    },
+    seeded,
+  );
   // Closed again if the start fails half-way (e.g. the docs port is taken once the API
   // listens): a process that could not start must not keep serving one of its hosts.
   const apps: FastifyInstance[] = [];
   try {
-    // On PostgreSQL, waits while the database is unreachable (start-retry.ts): the ports open
-    // once the schema is migrated, so nothing is served from an unknown schema.
-    await migrateWhenReachable(services.store, { log: logger || null });
-    services.webhooks?.start();
-    // After the migration: on a fresh database its table does not exist before.
-    services.tombstones.start();
-    seeded.demo ??= (await shouldSeed(config, services, options.demo ?? false))
-      ? await seedDemo(services.store)
-      : null;
-    const demo = seeded.demo;
-    // Once draining, every answer asks the client to hang up (as Fastify does for requests
-    // that arrive while it closes): a keep-alive connection then ends after its next answer
-    // instead of holding the drain up for the keep-alive timeout (72 s). (Added to each app
-    // before it is ready.) Each host's connections and requests are tracked for the drain.
+    // Each host's connections and requests are tracked for the drain.
     const hosts: Array<{ traffic: HostTraffic; server: http.Server }> = [];
     const serving = (app: FastifyInstance, host: string): FastifyInstance => {
-      app.addHook('onSend', async (_request, reply) => {
-        // From the signal on (services.draining), before the listeners close.
-        if (services.draining) reply.header('connection', 'close');
-      });
       apps.push(app);
       hosts.push({ traffic: trackTraffic(host, app.server), server: app.server });
       return app;
     };
-    const api = serving(await createApiApp(services, { logger: logger || false }), 'api');
-    const docs = serving(
-      await createDocsApp({
-        site: await site,
-        publicDocsUrl: docsUrl,
-        publicApiUrl: apiUrl,
-        trustProxy: config.trustProxy,
-        // The same process logger; `app` tells its lines from the API's (both log `request`).
-        logger: logger ? logger.child({ app: 'docs' }) : false,
-      }),
-      'docs',
-    );
+    const api = serving(await createApiHost(services, logger), 'api');
+    const docs = serving(await createDocsHost(services, { apiUrl, docsUrl, site, logger }), 'docs');
     // The admin API (ADMIN_TOKEN set): its own app on its own port, never on the API's.
-    const adminToken = config.adminToken;
     const adminUrl =
-      adminToken === null ? null : `http://${urlHost(config.adminHost)}:${adminPort}`;
-    const admin =
-      adminToken === null || adminUrl === null
-        ? null
-        : serving(
-            await createAdminApp(services, adminToken, {
-              adminUrl,
-              logger: logger ? logger.child({ app: 'admin' }) : false,
-            }),
-            'admin',
-          );
+      config.adminToken === null ? null : `http://${urlHost(config.adminHost)}:${adminPort}`;
+    const adminApp = adminUrl === null ? null : await createAdminHost(services, adminUrl, logger);
+    const admin = adminApp === null ? null : serving(adminApp, 'admin');
     await api.listen({ port: apiPort, host: config.host });
     await docs.listen({ port: docsPort, host: config.host });
     await admin?.listen({ port: adminPort, host: config.adminHost });

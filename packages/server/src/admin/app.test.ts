@@ -35,7 +35,7 @@ function listening(port: number): Promise<boolean> {
 describe('the admin API is off unless ADMIN_TOKEN is set', () => {
   it('opens no port and serves nothing on the API port', async () => {
     const port = await freePort();
-    const server = await startTestServer({ env: { ADMIN_PORT: String(port) } });
+    const server = await startTestServer({ listen: true, env: { ADMIN_PORT: String(port) } });
     try {
       expect(server.server.adminUrl).toBeNull();
       expect(server.server.admin).toBeNull();
@@ -58,13 +58,6 @@ describe('the admin host', () => {
     t = await startAdminTestServer({ captureLogs: true });
   });
   afterAll(() => t?.close());
-
-  it('listens on its own port of 127.0.0.1, apart from the API and the docs', () => {
-    const admin = new URL(t.adminUrl);
-    expect(admin.hostname).toBe('127.0.0.1');
-    expect(admin.port).not.toBe(new URL(t.server.apiUrl).port);
-    expect(admin.port).not.toBe(new URL(t.server.docsUrl).port);
-  });
 
   it('serves nothing of the admin API on the API port, even with the token', async () => {
     const answer = await t.server.request('/admin/v1/organizations', {
@@ -250,7 +243,7 @@ describe('the admin host', () => {
       '/admin/v1/organizations/{org}/keys/{keyId}/rotate',
     ]);
     expect(JSON.stringify(doc.body)).not.toContain(ADMIN_TOKEN);
-    const publicDoc = await fetch(`${t.server.docsUrl}/openapi.json`);
+    const publicDoc = await t.fetch(`${t.server.docsUrl}/openapi.json`);
     expect(publicDoc.status).toBe(200);
     const text = await publicDoc.text();
     expect(text).not.toContain('/admin/');
@@ -276,9 +269,13 @@ describe('the admin host', () => {
 });
 
 describe('admin configuration', () => {
-  it('adminRequest reaches nothing once the server is closed', async () => {
-    const t = await startAdminTestServer();
+  it('listens on its own port of 127.0.0.1, apart from the API and the docs; adminRequest reaches nothing once the server is closed', async () => {
+    const t = await startAdminTestServer({ listen: true });
     const url = t.adminUrl;
+    const admin = new URL(t.adminUrl);
+    expect(admin.hostname).toBe('127.0.0.1');
+    expect(admin.port).not.toBe(new URL(t.server.apiUrl).port);
+    expect(admin.port).not.toBe(new URL(t.server.docsUrl).port);
     expect((await adminRequest(url, 'GET', '/admin/v1/organizations')).status).toBe(200);
     await t.close();
     await expect(adminRequest(url, 'GET', '/admin/v1/organizations')).rejects.toThrow();

@@ -127,7 +127,7 @@ describe('the admin host under arbitrary requests', () => {
           const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` };
           if (contentType !== '' && payload !== undefined) headers['content-type'] = contentType;
           const sendsBody = payload !== undefined && !['GET', 'HEAD'].includes(method);
-          const response = await fetch(`${t.adminUrl}${path}${query}`, {
+          const response = await t.fetch(`${t.adminUrl}${path}${query}`, {
             method,
             headers,
             ...(sendsBody ? { body: payload } : {}),
@@ -274,6 +274,18 @@ describe('request ids and CONNECT on the admin host', () => {
   });
 
   it('answers CONNECT with 401 without the token, and a JSON 405 with Allow with it', async () => {
+    // CONNECT as a proxy client sends it, on a socket: a listening server of its own.
+    const listening = await startAdminTestServer({ captureLogs: true, listen: true });
+    try {
+      await connectAnswers(listening);
+    } finally {
+      await listening.close();
+    }
+  });
+});
+
+async function connectAnswers(t: AdminTestServer): Promise<void> {
+  {
     const request = (auth: string) =>
       rawExchange(
         t.adminUrl,
@@ -301,8 +313,8 @@ describe('request ids and CONNECT on the admin host', () => {
     expect(t.server.logs.filter((line) => line.requestId === 'admin-connect-2')).toMatchObject([
       { msg: 'request', method: 'CONNECT', status: 405 },
     ]);
-  });
-});
+  }
+}
 
 describe('deeply nested bodies on every admin route', () => {
   it('never answers 5xx, whatever field holds 5,000 levels', async () => {

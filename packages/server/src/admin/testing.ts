@@ -1,4 +1,9 @@
-import { startTestServer, type TestServer, type TestServerOptions } from '../testing/harness.js';
+import {
+  readAnswer,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from '../testing/harness.js';
 
 /** A token of the required length, for tests only. */
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghijklmnopqrstuv';
@@ -21,10 +26,15 @@ export interface AdminRequest {
   headers?: Record<string, string>;
 }
 
-/** A real test server (harness.ts) with the admin API on: its own port, on 127.0.0.1. */
+/**
+ * A test server (harness.ts) with the admin API on: answering through `inject`, or on a port of
+ * its own on 127.0.0.1 with `listen: true`.
+ */
 export interface AdminTestServer {
   server: TestServer;
   adminUrl: string;
+  /** A fetch to the server's hosts (the admin host included), as `TestServer.fetch`. */
+  fetch: TestServer['fetch'];
   /** HTTP to the admin host, with the admin token unless told otherwise. */
   admin(method: string, path: string, request?: AdminRequest): Promise<AdminAnswer>;
   close(): Promise<void>;
@@ -35,6 +45,7 @@ export async function adminRequest(
   method: string,
   path: string,
   request: AdminRequest = {},
+  send: TestServer['fetch'] = fetch,
 ): Promise<AdminAnswer> {
   const headers = new Headers(request.headers);
   const token = request.token === undefined ? ADMIN_TOKEN : request.token;
@@ -44,13 +55,7 @@ export async function adminRequest(
     body = JSON.stringify(request.json);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   } else if (request.raw !== undefined) body = request.raw;
-  const response = await fetch(adminUrl + path, { method, headers, body });
-  const text = await response.text();
-  let parsed: unknown = null;
-  if (text !== '' && response.headers.get('content-type')?.includes('json')) {
-    parsed = JSON.parse(text);
-  }
-  return { status: response.status, headers: response.headers, text, body: parsed };
+  return readAnswer(await send(adminUrl + path, { method, headers, body }));
 }
 
 export async function startAdminTestServer(
@@ -61,14 +66,15 @@ export async function startAdminTestServer(
     env: { ADMIN_TOKEN, ADMIN_PORT: '0', ...options.env },
   });
   const adminUrl = server.server.adminUrl;
-  if (!adminUrl) {
+  if (!adminUrl || !server.server.admin) {
     await server.close();
     throw new Error('the test server did not start the admin API');
   }
   return {
     server,
     adminUrl,
-    admin: (method, path, request) => adminRequest(adminUrl, method, path, request),
+    fetch: server.fetch,
+    admin: (method, path, request) => adminRequest(adminUrl, method, path, request, server.fetch),
     close: () => server.close(),
   };
 }

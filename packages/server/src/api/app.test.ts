@@ -62,7 +62,8 @@ function parseRaw(reply: string) {
 describe('the API host', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ captureLogs: true });
+    // Listening: some of these answers are to bytes that are not HTTP, sent over a socket.
+    server = await startTestServer({ captureLogs: true, listen: true });
   });
   afterAll(() => server.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hasRateLimitCounters } from '../keys/db-rate-limit.js';
-import { startTestServer, type TestServer } from '../testing/harness.js';
+import { startTestServer, type TestEngineName, type TestServer } from '../testing/harness.js';
+import { announceSkip, postgresUnavailable, redisUnavailable } from '../testing/services.js';
 import { countStoreCalls } from '../testing/store-calls.js';
 
 /**
@@ -11,40 +12,59 @@ import { countStoreCalls } from '../testing/store-calls.js';
  * is tallied by name, nothing is replaced.
  */
 
-let server: TestServer;
-let calls: Map<string, number>;
-
-/** Store calls made since the last reset, without the timers' own (usage flush, sweeps). */
-function requestCalls(): Record<string, number> {
-  const counted: Record<string, number> = {};
-  for (const [name, n] of calls) {
-    if (name === 'recordKeyUse' || name === 'sweepRateLimitCounters') continue;
-    counted[name] = n;
-  }
-  return counted;
-}
-
-beforeAll(async () => {
-  // A key cache that outlives the test, so "cached" does not depend on how fast it runs.
-  server = await startTestServer({ keyCacheTtlMs: 60_000 });
-  ({ calls } = countStoreCalls(server.store));
-});
-afterAll(() => server?.close());
-beforeEach(() => calls.clear());
-
-const N = 40;
-
-async function detailRequests(key: string): Promise<void> {
-  for (let i = 0; i < N; i++) {
-    const response = await server.request(
-      `/api/v1/inventory/item?itemId=${server.demo.itemId}&fields=_id`,
-      { key },
-    );
-    expect(response.status).toBe(200);
+/**
+ * SQLite counts rate limits in memory; PostgreSQL in its own table without Redis (the one
+ * engine where a rate limit costs a write) and in Redis with it.
+ */
+const [pgMissing, redisMissing] = await Promise.all([postgresUnavailable(), redisUnavailable()]);
+const legs: Array<{ name: string; engine: TestEngineName; redis: boolean }> = [
+  { name: 'SQLite', engine: 'sqlite', redis: false },
+];
+if (!announceSkip('the key path on PostgreSQL', pgMissing)) {
+  legs.push({ name: 'PostgreSQL', engine: 'postgres', redis: false });
+  if (!announceSkip('the key path on PostgreSQL with Redis', redisMissing)) {
+    legs.push({ name: 'PostgreSQL with Redis', engine: 'postgres', redis: true });
   }
 }
 
-describe('the key path', () => {
+describe.each(legs)('the key path on $name', (leg) => {
+  let server: TestServer;
+  let calls: Map<string, number>;
+
+  /** Store calls made since the last reset, without the timers' own (usage flush, sweeps). */
+  function requestCalls(): Record<string, number> {
+    const counted: Record<string, number> = {};
+    for (const [name, n] of calls) {
+      if (name === 'recordKeyUse' || name === 'sweepRateLimitCounters') continue;
+      counted[name] = n;
+    }
+    return counted;
+  }
+
+  beforeAll(async () => {
+    // A key cache that outlives the test, so "cached" does not depend on how fast it runs.
+    server = await startTestServer({
+      keyCacheTtlMs: 60_000,
+      engine: leg.engine,
+      redis: leg.redis,
+    });
+    ({ calls } = countStoreCalls(server.store));
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => calls.clear());
+
+  const N = 40;
+
+  async function detailRequests(key: string): Promise<void> {
+    for (let i = 0; i < N; i++) {
+      const response = await server.request(
+        `/api/v1/inventory/item?itemId=${server.demo.itemId}&fields=_id`,
+        { key },
+      );
+      expect(response.status).toBe(200);
+    }
+  }
+
   it('verifies a cached key without reading it again and writes nothing per request', async () => {
     const { key } = await server.createKey({
       organizationId: server.demo.organizationId,

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../keys/format.js';
+import type { PrometheusMetrics } from '../metrics/metrics.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
+import { announceSkip, postgresUnavailable } from '../testing/services.js';
 
 /**
  * Prometheus metrics (METRICS_PORT), scraped over HTTP from the port of their own: requests by
@@ -31,7 +33,9 @@ describe('METRICS_PORT', () => {
   let server: TestServer;
   let url: string;
   beforeAll(async () => {
+    // Listening: the metrics port is a listener of its own.
     server = await startTestServer({
+      listen: true,
       env: { METRICS_PORT: '0', AUTH_FAILURE_LIMIT: '2/1d', TRUST_PROXY: 'true' },
     });
     url = server.server.metricsUrl as string;
@@ -160,6 +164,27 @@ describe('METRICS_PORT', () => {
     }
     expect(samples.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(samples.get('nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+  });
+});
+
+const skipPostgres = announceSkip('the pool metrics on PostgreSQL', await postgresUnavailable());
+
+describe.skipIf(skipPostgres)('METRICS_PORT on PostgreSQL', () => {
+  it('reports the pool: total, idle and waiting connections', async () => {
+    const server = await startTestServer({ engine: 'postgres', env: { METRICS_PORT: '0' } });
+    try {
+      await server.request('/api/v1/organization', { key: server.demo.key });
+      const metrics = server.server.services.metrics as PrometheusMetrics;
+      const samples = parse(await metrics.registry.metrics());
+      const total = samples.get('stockroom_database_pool_connections{state="total"}');
+      expect(total).toBeGreaterThanOrEqual(1);
+      expect(samples.get('stockroom_database_pool_connections{state="idle"}')).toBeLessThanOrEqual(
+        total as number,
+      );
+      expect(samples.has('stockroom_database_pool_connections{state="waiting"}')).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -27,14 +27,21 @@ function rawGet(
   });
 }
 
+// One server for the file, listening: these tests read the bytes on the wire (compression,
+// Content-Length, a page larger than the socket buffers). Each describe has its organization.
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ listen: true });
+});
+afterAll(() => server.close());
+
 describe('conditional requests and compression on the item routes', () => {
-  let server: TestServer;
   let key: string;
   let orgId: string;
   let itemId: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
     const org = await server.createOrganization();
     orgId = org.id;
     key = (await server.createKey({ organizationId: orgId, rateLimit: null })).key;
@@ -51,7 +58,6 @@ describe('conditional requests and compression on the item routes', () => {
     if (!first) throw new Error('no item');
     itemId = first.id;
   });
-  afterAll(() => server.close());
 
   const detail = () => `/api/v1/inventory/item?itemId=${itemId}`;
 
@@ -204,32 +210,29 @@ describe('conditional requests and compression on the item routes', () => {
 
 type ItemInput = Parameters<TestServer['createItems']>[1][number];
 
-/** A server with one organization, its key without rate limit, and `count` items. */
-async function serverWithItems(count: number, item: (i: number) => ItemInput) {
-  const server = await startTestServer();
+/** An organization of the file's server, its key without rate limit, and `count` items. */
+async function organizationWithItems(count: number, item: (i: number) => ItemInput) {
   const org = await server.createOrganization();
   const key = (await server.createKey({ organizationId: org.id, rateLimit: null })).key;
   await server.createItems(
     org.id,
     Array.from({ length: count }, (_, i) => item(i)),
   );
-  return { server, key };
+  return { key };
 }
 
 describe('large pages, written piece by piece', () => {
-  let server: TestServer;
   let key: string;
   const url = () => `${server.apiUrl}/api/v1/inventory/items?limit=300`;
 
   beforeAll(async () => {
-    ({ server, key } = await serverWithItems(300, (i) => ({
+    ({ key } = await organizationWithItems(300, (i) => ({
       name: `Large item ${i}`,
       sku: `LRG-${i}`,
       description: `Item ${i} é ${'a long description, '.repeat(50)}`,
       status: 'Active',
     })));
   });
-  afterAll(() => server.close());
 
   it('sends the same bytes as smaller pages, with Content-Length, not chunked', async () => {
     const whole = await rawGet(url(), { 'x-api-key': key });
@@ -289,20 +292,18 @@ describe('large pages, written piece by piece', () => {
 });
 
 describe('large pages, their memory reused', () => {
-  let server: TestServer;
   let key: string;
 
   beforeAll(async () => {
     // 1000 items of about 12 KB: a 12 MB page, more than the socket buffers take before the
     // client reads (6 MB was not always enough), so most of it waits in the server.
-    ({ server, key } = await serverWithItems(1000, (i) => ({
+    ({ key } = await organizationWithItems(1000, (i) => ({
       name: `Heavy item ${i}`,
       sku: `HVY-${i}`,
       description: `${i} ${'ß and é, a description that repeats itself. '.repeat(260)}`,
       status: 'Active',
     })));
   });
-  afterAll(() => server.close());
 
   it('never writes over a page a slow client has not read yet', async () => {
     const url = `${server.apiUrl}/api/v1/inventory/items?limit=1000`;

@@ -60,7 +60,8 @@ describe('TRUST_PROXY with the proxy’s address', () => {
   afterAll(() => server.close());
 
   it('logs the client the proxy names on every host; a direct sender’s header is ignored', async () => {
-    const { api, docs, admin } = server.server;
+    const { api, admin } = server.server;
+    const docs = await server.docs();
     // The client sent a forged entry; the proxy appended the address it saw.
     const viaProxy = { peer: PROXY, xff: '198.51.100.66, 203.0.113.9' };
     const direct = { peer: '192.0.2.77', xff: '203.0.113.9' };

@@ -9,7 +9,8 @@ import { startTestServer, type TestServer } from '../testing/harness.js';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Listening: the document names the address the API host is bound to.
+  server = await startTestServer({ listen: true });
 });
 
 afterAll(async () => {
@@ -53,7 +54,7 @@ function section(markdown: string, heading: string): string {
 }
 
 async function docsGet(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(server.docsUrl + path, { headers });
+  const response = await server.fetch(server.docsUrl + path, { headers });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
@@ -80,10 +81,10 @@ describe('the API URL of the document', () => {
   test('is PUBLIC_API_URL when it is set', async () => {
     const proxied = await startTestServer({ env: { PUBLIC_API_URL: 'https://api.example.test/' } });
     try {
-      const response = await fetch(`${proxied.docsUrl}/openapi.json`);
+      const response = await proxied.fetch(`${proxied.docsUrl}/openapi.json`);
       const doc = (await response.json()) as { servers: unknown };
       expect(doc.servers).toEqual([{ url: 'https://api.example.test' }]);
-      const md = await (await fetch(`${proxied.docsUrl}/en/docs/api-reference.mdx`)).text();
+      const md = await (await proxied.fetch(`${proxied.docsUrl}/en/docs/api-reference.mdx`)).text();
       expect(md).toContain('**Base URL:** `https://api.example.test`');
     } finally {
       await proxied.close();

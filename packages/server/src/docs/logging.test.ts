@@ -95,10 +95,10 @@ describe('in the server process', () => {
   });
 
   test('the docs host writes to the process logger, its lines told apart from the API’s', async () => {
-    expect((await fetch(`${server.docsUrl}/es/docs/errors`)).status).toBe(200);
-    expect((await fetch(`${server.docsUrl}/es/docs/nada`)).status).toBe(404);
+    expect((await server.fetch(`${server.docsUrl}/es/docs/errors`)).status).toBe(200);
+    expect((await server.fetch(`${server.docsUrl}/es/docs/nada`)).status).toBe(404);
     // As above: a later answer means the lines of the earlier ones are written.
-    expect((await fetch(`${server.docsUrl}/llms.txt`)).status).toBe(200);
+    expect((await server.fetch(`${server.docsUrl}/llms.txt`)).status).toBe(200);
     const docsLines = server.logs.filter((line) => line.app === 'docs' && line.msg === 'request');
     expect(docsLines.slice(0, 2)).toMatchObject([
       { route: '/:locale/docs/:page', status: 200 },

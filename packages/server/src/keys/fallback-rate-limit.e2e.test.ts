@@ -352,6 +352,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         redisServer = await privateRedis();
         await redisServer.start();
         server = await startTestServer({
+          listen: true,
           engine,
           env: { REDIS_URL: redisServer.url },
           captureLogs: true,

@@ -1,22 +1,47 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { type Env, loadConfig } from '../config.js';
+import type { Services } from '../context.js';
 import { seedDemo } from '../demo.js';
 import { type IssueKeyInput, issueKey } from '../keys/issue.js';
-import { type RunningServer, startServer } from '../server.js';
+import {
+  createAdminHost,
+  createApiHost,
+  createDocsHost,
+  type RunningServer,
+  startServer,
+  startServices,
+} from '../server.js';
 import Database from '../store/sqlite/driver.js';
 import type { ApiKeyRecord, ItemFields, Organization, Store, User } from '../store/types.js';
+import { type FetchFunction, injectFetch, injectFetchByOrigin } from './inject-fetch.js';
 import { createTestSchema, execInSchema, holdLocks } from './postgres.js';
-import { dropRedisPrefix, testRedisPrefix } from './services.js';
+import { dropRedisPrefix, TEST_REDIS_URL, testRedisPrefix } from './services.js';
+
+export { injectFetch, injectFetchByOrigin };
 
 /**
- * A real server (API + docs hosts) on a fresh database: a SQLite file in a temp directory, or a
- * PostgreSQL schema of its own (see `testEngine`), seeded with the demo organization. Tests
- * talk HTTP to it and use `store` only to arrange data.
+ * The hosts of a test server, built from one set of services as `serve` builds them. Without
+ * `listen` they answer through `inject` only (no sockets, no ports: the URLs are names); the
+ * docs host is then built on first use (`docs()`), since few tests need it.
+ */
+export type TestHosts = Pick<
+  RunningServer,
+  'apiUrl' | 'docsUrl' | 'metricsUrl' | 'adminUrl' | 'services' | 'demo' | 'api' | 'admin' | 'close'
+>;
+
+/**
+ * A server (API, docs and, when asked, admin hosts) on a fresh database: a SQLite file in a
+ * temp directory, or a PostgreSQL schema of its own (see `testEngine`), seeded with the demo
+ * organization. Tests talk HTTP to it (`request`, through `inject` unless it listens) and use
+ * `store` only to arrange data. Build one per test file; a test that needs data of its own
+ * creates its own organization.
  */
 export interface TestServer {
+  /** The API's URL: a real one with `listen`, otherwise a name that only `request` serves. */
   apiUrl: string;
   docsUrl: string;
   engine: TestEngineName;
@@ -24,7 +49,13 @@ export interface TestServer {
   dbPath: string;
   store: Store;
   logs: Record<string, unknown>[];
-  server: RunningServer;
+  server: TestHosts;
+  /** True when the hosts listen on ports of 127.0.0.1 (`listen: true`). */
+  listening: boolean;
+  /** The docs host (built on first call unless the server listens). */
+  docs(): Promise<FastifyInstance>;
+  /** HTTP to the docs host, through `inject` unless the server listens. */
+  docsRequest(pathAndQuery: string, init?: RequestInit): Promise<TestResponse>;
   demo: { organizationId: string; key: string; itemId: string };
   createOrganization(input?: {
     name?: string;
@@ -41,6 +72,11 @@ export interface TestServer {
    * so the server's next write waits past its deadline (DATABASE_TIMEOUT_MS).
    */
   lockWrites(): Promise<() => Promise<void>>;
+  /**
+   * A fetch to the server's hosts (`apiUrl`, `docsUrl`, the admin URL), through `inject` unless
+   * the server listens: for the client library's `fetch` option.
+   */
+  fetch: FetchFunction;
   /** HTTP to the API host; `key` goes in x-api-key. */
   request(pathAndQuery: string, init?: RequestInit & { key?: string }): Promise<TestResponse>;
   close(): Promise<void>;
@@ -59,9 +95,10 @@ let counter = 0;
 export type TestEngineName = 'sqlite' | 'postgres';
 
 /**
- * The engine of test servers: STOCKROOM_TEST_ENGINE, set per vitest project, so the whole API
- * suite runs on SQLite and again on PostgreSQL (a schema of TEST_DATABASE_URL per server).
- * On PostgreSQL, STOCKROOM_TEST_REDIS_URL (when set) adds Redis-backed rate limits.
+ * The engine of test servers: STOCKROOM_TEST_ENGINE (SQLite unless it says `postgres`, which runs
+ * a server on a schema of TEST_DATABASE_URL). The everyday tier sets SQLite: engine parity is
+ * the store contract suite's job. On PostgreSQL, STOCKROOM_TEST_REDIS_URL (when set) adds
+ * Redis-backed rate limits.
  */
 export function testEngine(): TestEngineName {
   return process.env.STOCKROOM_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -79,6 +116,94 @@ export interface TestServerOptions {
    * use the database directly.
    */
   serverDatabaseUrl?: (url: string) => string;
+  /** On PostgreSQL: rate limits and the health check on Redis (TEST_REDIS_URL). */
+  redis?: boolean;
+  /**
+   * Listen on real ports (127.0.0.1), as `serve` does: for tests of the connection itself
+   * (keep-alive, raw bytes on the wire, the metrics port, several processes). Otherwise the
+   * hosts answer through `inject` only.
+   */
+  listen?: boolean;
+}
+
+/** The names the hosts go by when they do not listen: never resolved, only shown in answers. */
+const INJECTED_URLS = {
+  api: 'http://api.stockroom.test',
+  docs: 'http://docs.stockroom.test',
+  admin: 'http://admin.stockroom.test',
+};
+
+/**
+ * The hosts without listeners: the same services and apps as `startServer` composes, the docs
+ * host built when first asked for.
+ */
+async function buildHosts(
+  config: ReturnType<typeof loadConfig>,
+  options: { demo: boolean; logger: pino.Logger | false; keyCacheTtlMs?: number },
+): Promise<TestHosts & { docs(): Promise<FastifyInstance> }> {
+  const apiUrl = config.publicApiUrl ?? INJECTED_URLS.api;
+  const docsUrl = config.publicDocsUrl ?? INJECTED_URLS.docs;
+  const { logger } = options;
+  const { services, demo } = await startServices(config, {
+    apiUrl,
+    docsUrl,
+    demo: options.demo,
+    logger,
+    ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
+  });
+  const apps: FastifyInstance[] = [];
+  const close = async (services: Services) => {
+    services.draining = true;
+    await Promise.all(apps.map((app) => app.close()));
+    await services.close();
+  };
+  try {
+    const api = await createApiHost(services, logger);
+    apps.push(api);
+    const adminUrl = config.adminToken === null ? null : INJECTED_URLS.admin;
+    const admin = adminUrl === null ? null : await createAdminHost(services, adminUrl, logger);
+    if (admin) {
+      apps.push(admin);
+      await admin.ready();
+    }
+    let docs: Promise<FastifyInstance> | null = null;
+    let closing: Promise<void> | null = null;
+    return {
+      apiUrl,
+      docsUrl,
+      metricsUrl: null,
+      adminUrl,
+      services,
+      demo,
+      api,
+      admin,
+      docs() {
+        docs ??= createDocsHost(services, { apiUrl, docsUrl, logger }).then(async (app) => {
+          apps.push(app);
+          await app.ready();
+          return app;
+        });
+        return docs;
+      },
+      close() {
+        closing ??= close(services);
+        return closing;
+      },
+    };
+  } catch (error) {
+    await close(services);
+    throw error;
+  }
+}
+
+/** An answer as the tests read it: the body as text, and parsed when it is JSON. */
+export async function readAnswer(response: Response): Promise<TestResponse> {
+  const text = await response.text();
+  let body: unknown = null;
+  if (text !== '' && response.headers.get('content-type')?.includes('json')) {
+    body = JSON.parse(text);
+  }
+  return { status: response.status, headers: response.headers, text, body };
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -86,7 +211,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dir = mkdtempSync(path.join(tmpdir(), 'stockroom-test-'));
   const schema = engine === 'postgres' ? await createTestSchema() : null;
   const dbPath = schema ? schema.url : path.join(dir, 'stockroom.db');
-  const redisUrl = engine === 'postgres' ? process.env.STOCKROOM_TEST_REDIS_URL : undefined;
+  const redisUrl =
+    engine !== 'postgres'
+      ? undefined
+      : options.redis
+        ? TEST_REDIS_URL
+        : process.env.STOCKROOM_TEST_REDIS_URL;
   const config = loadConfig({
     DATABASE_URL: options.serverDatabaseUrl ? options.serverDatabaseUrl(dbPath) : dbPath,
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
@@ -107,11 +237,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
       )
     : false;
-  const server = await startServer(config, {
-    demo: true,
-    logger,
-    ...(options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs }),
-  }).catch(async (error: unknown) => {
+  const listening = options.listen === true;
+  const keyCacheTtl =
+    options.keyCacheTtlMs === undefined ? {} : { keyCacheTtlMs: options.keyCacheTtlMs };
+  const server: TestHosts & { docs(): Promise<FastifyInstance> } = await (listening
+    ? startServer(config, { demo: true, logger, ...keyCacheTtl }).then((running) => ({
+        ...running,
+        close: () => running.close(),
+        docs: async () => running.docs,
+      }))
+    : buildHosts(config, { demo: true, logger, ...keyCacheTtl })
+  ).catch(async (error: unknown) => {
     await schema?.drop();
     throw error;
   });
@@ -123,18 +259,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const firstItem = (await store.listItems(demoOrg.id, { limit: 1 }))[0];
   if (!firstItem) throw new Error('demo organization has no items');
 
+  const api = server.api;
+  const admin = server.admin;
+  const hostsFetch: FetchFunction = listening
+    ? fetch
+    : injectFetchByOrigin({
+        [new URL(server.apiUrl).origin]: async () => api,
+        [new URL(server.docsUrl).origin]: () => server.docs(),
+        ...(admin && server.adminUrl
+          ? { [new URL(server.adminUrl).origin]: async () => admin }
+          : {}),
+      });
+  const apiFetch = hostsFetch;
   async function request(pathAndQuery: string, init: RequestInit & { key?: string } = {}) {
     const { key, ...rest } = init;
     const headers = new Headers(rest.headers);
     if (key !== undefined) headers.set('x-api-key', key);
-    const response = await fetch(server.apiUrl + pathAndQuery, { ...rest, headers });
-    const text = await response.text();
-    let body: unknown = null;
-    if (text !== '' && response.headers.get('content-type')?.includes('json'))
-      body = JSON.parse(text);
-    return { status: response.status, headers: response.headers, text, body };
+    return readAnswer(await apiFetch(server.apiUrl + pathAndQuery, { ...rest, headers }));
   }
-
   return {
     apiUrl: server.apiUrl,
     docsUrl: server.docsUrl,
@@ -143,6 +285,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     store,
     logs,
     server,
+    listening,
+    docs: () => server.docs(),
+    async docsRequest(pathAndQuery, init = {}) {
+      return readAnswer(await hostsFetch(server.docsUrl + pathAndQuery, init));
+    },
     demo: { organizationId: demoOrg.id, key: demo.key, itemId: firstItem.id },
     async createOrganization(input = {}) {
       counter += 1;
@@ -186,6 +333,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         other.close();
       };
     },
+    fetch: hostsFetch,
     request,
     async close() {
       await server.close();

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.js';
+import type { PrometheusMetrics } from '../metrics/metrics.js';
 import { cliActor } from '../operations/audit.js';
-import { startServer } from '../server.js';
+import { startServices } from '../server.js';
 import type { Organization, Webhook } from '../store/types.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { DestinationError, PUBLIC_ONLY, parseAllowedNetworks } from './destination.js';
@@ -18,20 +19,45 @@ const ENV = {
 };
 const ALLOW_LOOPBACK = parseAllowedNetworks('127.0.0.1');
 
+/** The file's server; each test subscribes its own organization to its own receiver. */
+let shared: TestServer;
+/** The server of the current test: the shared one, or a fresh one (`useFreshServer`). */
 let t: TestServer;
+let fresh: TestServer | null = null;
 let receiver: TestReceiver;
 let organization: Organization;
 
+beforeAll(async () => {
+  shared = await startTestServer({ env: ENV });
+});
+
+afterAll(() => shared.close());
+
 beforeEach(async () => {
-  t = await startTestServer({ env: ENV });
+  t = shared;
   receiver = await startReceiver();
   organization = await t.createOrganization();
 });
 
 afterEach(async () => {
-  await t.close();
+  await fresh?.close();
+  fresh = null;
   await receiver.close();
 });
+
+/**
+ * For a test that stops the server's dispatcher, closes the server, or counts its metrics: a
+ * server of its own, with the test's organization in it.
+ */
+async function useFreshServer(): Promise<void> {
+  fresh = await startTestServer({ env: ENV });
+  t = fresh;
+  organization = await t.createOrganization();
+}
+
+async function metricsText(): Promise<string> {
+  return (t.server.services.metrics as PrometheusMetrics).registry.metrics();
+}
 
 function subscribe(events: Webhook['events'] = ['item.created', 'item.updated', 'item.deleted']) {
   return createWebhook(
@@ -43,19 +69,16 @@ function subscribe(events: Webhook['events'] = ['item.created', 'item.updated', 
   );
 }
 
-/** Another server on the test server's database, as another process would be. */
-function startAnotherProcess() {
-  return startServer(
-    loadConfig({
-      DATABASE_URL: t.dbPath,
-      PORT: '0',
-      DOCS_PORT: '0',
-      LOG_LEVEL: 'silent',
-      NODE_ENV: 'test',
-      ...ENV,
-    }),
-    { logger: false },
+/**
+ * Another process's services on the test server's database, its dispatcher running: what a
+ * second `serve` brings to the deliveries (its hosts play no part in them).
+ */
+async function startAnotherProcess() {
+  const { services } = await startServices(
+    loadConfig({ DATABASE_URL: t.dbPath, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...ENV }),
+    { apiUrl: 'http://api.stockroom.test', docsUrl: 'http://docs.stockroom.test', logger: false },
   );
+  return { services, close: () => services.close() };
 }
 
 async function deliveries(webhook: Webhook) {
@@ -126,6 +149,7 @@ describe('webhook deliveries', () => {
   });
 
   it('coalesces a bulk write into deliveries of 100 events, one at a time, each item once', async () => {
+    await useFreshServer();
     await subscribe();
     // One settled burst: 250 creations, then 50 of them updated again before anything is sent.
     const rows = Array.from({ length: 250 }, (_, i) => ({ name: `Bolt ${i}`, sku: `B-${i}` }));
@@ -185,6 +209,7 @@ describe('webhook deliveries', () => {
   });
 
   it('retries a failed delivery with the same id and body until it is accepted', async () => {
+    await useFreshServer();
     const webhook = await subscribe();
     receiver.reply(500, 503);
     await t.createItems(organization.id, [{ name: 'Retry me', sku: 'R-1' }]);
@@ -200,7 +225,7 @@ describe('webhook deliveries', () => {
       const [delivery] = await deliveries(webhook);
       expect(delivery).toMatchObject({ state: 'delivered', attempts: 3, lastStatus: 204 });
     });
-    const metrics = await (await fetch(t.server.metricsUrl as string)).text();
+    const metrics = await metricsText();
     expect(metrics).toContain('stockroom_webhook_attempts_total{outcome="retry"} 2');
     expect(metrics).toContain('stockroom_webhook_attempts_total{outcome="delivered"} 1');
   });
@@ -250,6 +275,7 @@ describe('webhook deliveries', () => {
   });
 
   it('loses nothing across a restart: a delivery that failed is sent by the next process', async () => {
+    await useFreshServer();
     const webhook = await subscribe();
     const held = receiver.hold();
     await t.createItems(organization.id, [{ name: 'Survivor', sku: 'S-1' }]);
@@ -368,8 +394,8 @@ describe('WEBHOOKS=off', () => {
 
 describe('the OpenAPI document', () => {
   it('describes the delivery a webhook receives, with its item schema', async () => {
-    const response = await fetch(`${t.docsUrl}/openapi.json`);
-    const document = await response.json();
+    const response = await t.docsRequest('/openapi.json');
+    const document = response.body;
     expect(document.openapi).toBe('3.1.0');
     const post = document.webhooks.itemChanges.post;
     expect(post.parameters.map((p: { name: string }) => p.name)).toEqual([

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
+import { announceSkip, postgresUnavailable, redisUnavailable } from '../../testing/services.js';
 import { VERSION } from '../../version.js';
 
 describe('GET /api/v1/health', () => {
@@ -33,6 +34,29 @@ describe('GET /api/v1/health', () => {
     expect(response.status).toBe(200);
     expect(response.text).toBe('');
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+});
+
+const [pgMissing, redisMissing] = await Promise.all([postgresUnavailable(), redisUnavailable()]);
+const skipPostgresRedis = announceSkip(
+  'health on PostgreSQL with Redis',
+  pgMissing ?? redisMissing,
+);
+
+describe.skipIf(skipPostgresRedis)('GET /api/v1/health on PostgreSQL with Redis', () => {
+  it('reports the database and Redis', async () => {
+    const server = await startTestServer({ engine: 'postgres', redis: true });
+    try {
+      const response = await server.request('/api/v1/health');
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        status: 'ok',
+        version: VERSION,
+        checks: { database: 'ok', redis: 'ok' },
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
 
