@@ -286,6 +286,7 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
     logger: options.logger,
     trustProxy: options.trustProxy ?? false,
     maxParamLength: MAX_PARAM_LENGTH,
+    // As ever on this host: a request that arrives while it closes gets Fastify's own 503.
     refuseWhileClosing: true,
     headers: {
       // Nothing here is worth following a request through: Fastify's own numbering, in logs.

@@ -30,10 +30,7 @@ export type { Header } from './connect.js';
  * headers it sends, its table of errors) and keeps its routes and its own hooks.
  */
 
-/**
- * The media type (and charset) of an answer's body; with the body, how an error reads when it
- * is written straight to a socket, where there is no reply to send it with.
- */
+/** An error as it is written straight to a socket, where there is no reply to send it with. */
 export interface RawError {
   status: number;
   /** Headers of this error (Allow, WWW-Authenticate), before the host's own. */
