@@ -128,7 +128,7 @@ export interface HostDescription<E> {
 export const MAX_HEADER_BYTES = 16_384;
 
 /** The path of a request, without its query string. */
-export function pathOf(request: FastifyRequest): string {
+function pathOf(request: FastifyRequest): string {
   return request.url.split('?')[0] as string;
 }
 
