@@ -1,21 +1,6 @@
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from 'fastify';
-import {
-  clientAddressOf,
-  resolveClientAddress,
-  type TrustProxy,
-  trustFunction,
-  useClientAddress,
-} from '../http/client-address.js';
-import { answerConnect } from '../http/connect.js';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TrustProxy } from '../http/client-address.js';
+import { createHost, type ErrorRepresentation, type ErrorTable } from '../http/host.js';
 import {
   type ContentEncoding,
   chooseEncoding,
@@ -82,31 +67,78 @@ function encodedBody(resource: Resource, encoding: 'br' | 'gzip'): Promise<Buffe
 }
 
 /** Headers of every answer, including those Fastify makes before routing (bad URLs). */
-function commonHeaders(reply: FastifyReply): void {
-  reply.header('x-content-type-options', 'nosniff');
+const ALWAYS_HEADERS = [
+  ['x-content-type-options', 'nosniff'],
   // The strictest policy by default (redirects, 405s, plain-text errors); HTML pages and
   // resources set their own below.
-  reply.header('content-security-policy', OTHER_CSP);
-  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+  ['content-security-policy', OTHER_CSP],
+  ['referrer-policy', 'strict-origin-when-cross-origin'],
   // Public, keyless content: any origin may read it (agents running in browsers, doc tools).
-  reply.header('access-control-allow-origin', '*');
-  reply.header('access-control-expose-headers', 'etag, link');
+  ['access-control-allow-origin', '*'],
+] as const;
+
+/**
+ * What the docs host answers besides its pages: an error page (HTML or Markdown as the Accept
+ * header asks, in the locale of the address), or plain text.
+ */
+type DocsError = { page: ErrorPage; locale: Locale } | TextAnswer;
+
+interface TextAnswer {
+  status: number;
+  text: string;
+  allow?: string;
 }
 
-/** One line per request, like the API's: no URL (a query string may hold anything), no headers. */
-function logRequest(request: FastifyRequest, status: number, durationMs: number): void {
-  request.log.info(
-    {
-      method: request.method,
-      route: request.routeOptions?.url ?? null,
-      status,
-      durationMs: Math.round(durationMs * 100) / 100,
-      requestId: request.id,
-      clientAddress: clientAddressOf(request),
-    },
-    'request',
-  );
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+function methodNotAllowed(method: string): TextAnswer {
+  return {
+    status: 405,
+    text: `Method ${method} is not allowed here; the docs host answers ${ALLOW}.\n`,
+    allow: ALLOW,
+  };
 }
+
+const INTERNAL_ERROR: TextAnswer = { status: 500, text: 'Internal error.\n' };
+
+/** Which answer the docs host gives for what the host shell meets (http/host.ts). */
+const DOCS_ERRORS: ErrorTable<DocsError> = {
+  badUrl: (_request, path) => ({ page: 'badRequest', locale: localeOf(path) }),
+  // An overlong name (beyond MAX_PARAM_LENGTH) is a name no page has.
+  paramTooLong: (_request, path) => ({ page: 'notFound', locale: localeOf(path) }),
+  // Refused before any body is read: a POST of malformed or oversized JSON is a 405 here, not
+  // a 400 or 413 about a body no route would read.
+  noRoute: (request, path) =>
+    request.method !== 'GET' && request.method !== 'HEAD'
+      ? methodNotAllowed(request.method)
+      : { page: 'notFound', locale: localeOf(path) },
+  connect: () => methodNotAllowed('CONNECT'),
+  // Requests Node cannot parse (headers over 16 KiB, an unknown method, broken HTTP) never
+  // reach a route: a plain-text answer, with the headers of every other answer here.
+  unparsed: {
+    headersTooLarge: () => ({
+      status: 431,
+      text: 'The request line and headers are larger than this host accepts (16 KiB in all).\n',
+    }),
+    malformed: () => ({
+      status: 400,
+      text: 'The request is not valid HTTP/1.1 and could not be read.\n',
+    }),
+  },
+  unreadable: (_request, error) => ({
+    status: error.statusCode as number,
+    text: `${error.message}\n`,
+  }),
+  internal: {
+    log: 'docs host error',
+    answer: (_request, error) => {
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      return { ...INTERNAL_ERROR, status: status >= 500 && status < 600 ? status : 500 };
+    },
+  },
+  // The only other framework error is about async route constraints, which no route here has.
+  frameworkFailure: { log: 'docs host error', answer: () => INTERNAL_ERROR },
+};
 
 /** The locale an address names (`/es/…`), for the language of an error page. */
 function localeOf(url: string): Locale {
@@ -193,124 +225,38 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
   const notFound = (request: FastifyRequest, reply: FastifyReply, locale: Locale = 'en') =>
     errorPage(request, reply, 'notFound', locale);
 
-  const trust = trustFunction(options.trustProxy ?? false);
-  const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    // One line per request comes from our onResponse hook, with the fields we choose.
-    logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: trust,
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
-    // Node's default, explicit (as on the API host): request line and headers, 16 KiB in all.
-    http: { maxHeaderSize: 16_384 },
-    // What Fastify answers itself before routing (JSON of its own) gets the docs host's pages:
-    // a malformed percent-encoding is a 400, an overlong name (beyond MAX_PARAM_LENGTH) a 404.
-    // No hook runs for these requests, so the headers and the log line are added here.
-    // Requests Node cannot parse (headers over 16 KiB, an unknown method, broken HTTP) never
-    // reach a route: a plain-text answer, with the headers of every other answer here.
-    clientErrorHandler: (failure, socket: Socket) => {
-      const error = failure as unknown as Error & { code?: string; rawPacket?: Buffer };
-      if (error.code === 'ECONNRESET' || socket.destroyed) return;
-      if (!socket.writable) {
-        socket.destroy(error);
-        return;
-      }
-      const overflow = error.code === 'HPE_HEADER_OVERFLOW';
-      const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : overflow ? 431 : 400;
-      const body =
-        status === 408
-          ? ''
-          : overflow
-            ? 'The request line and headers are larger than this host accepts (16 KiB in all).\n'
-            : 'The request is not valid HTTP/1.1 and could not be read.\n';
-      const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-      app.log.info(
-        {
-          method: null,
-          route: null,
-          status,
-          reason: error.code,
-          clientAddress: socket.remoteAddress ?? '',
-        },
-        'request',
-      );
-      socket.end(
-        [
-          `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-          'Connection: close',
-          'x-content-type-options: nosniff',
-          `content-security-policy: ${OTHER_CSP}`,
-          'referrer-policy: strict-origin-when-cross-origin',
-          'access-control-allow-origin: *',
-          ...(body === '' ? [] : ['content-type: text/plain; charset=utf-8']),
-          `content-length: ${Buffer.byteLength(body)}`,
-          '',
-          head ? '' : body,
-        ].join('\r\n'),
-      );
+  const answers: ErrorRepresentation<DocsError> = {
+    send: (request, reply, error) => {
+      if ('page' in error) return errorPage(request, reply, error.page, error.locale);
+      if (error.allow !== undefined) reply.header('allow', error.allow);
+      return reply.code(error.status).type(TEXT_TYPE).send(error.text);
     },
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      const started = performance.now();
-      reply.raw.once('finish', () =>
-        logRequest(request, reply.statusCode, performance.now() - started),
-      );
-      commonHeaders(reply);
-      const locale = localeOf(request.raw.url ?? '/');
-      if (error.code === 'FST_ERR_BAD_URL') return errorPage(request, reply, 'badRequest', locale);
-      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return notFound(request, reply, locale);
-      // The only other one is about async route constraints, which no route here has.
-      request.log.error({ err: error }, 'docs host error');
-      return reply.code(500).type('text/plain; charset=utf-8').send('Internal error.\n');
+    raw: (error) =>
+      'page' in error
+        ? // Pages are answered on replies only; a socket gets the plain-text equivalent.
+          { status: 500, headers: [], type: TEXT_TYPE, body: INTERNAL_ERROR.text }
+        : {
+            status: error.status,
+            headers: error.allow === undefined ? [] : [['allow', error.allow]],
+            type: TEXT_TYPE,
+            body: error.text,
+          },
+  };
+
+  const app = await createHost<DocsError>({
+    logger: options.logger,
+    trustProxy: options.trustProxy ?? false,
+    maxParamLength: MAX_PARAM_LENGTH,
+    // As ever on this host: a request that arrives while it closes gets Fastify's own 503.
+    refuseWhileClosing: true,
+    headers: {
+      // Nothing here is worth following a request through: Fastify's own numbering, in logs.
+      requestIds: false,
+      always: ALWAYS_HEADERS,
+      onReplies: [['access-control-expose-headers', 'etag, link']],
     },
-  });
-
-  const methodNotAllowed = (request: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .code(405)
-      .header('allow', ALLOW)
-      .type('text/plain; charset=utf-8')
-      .send(`Method ${request.method} is not allowed here; the docs host answers ${ALLOW}.\n`);
-
-  useClientAddress(app, trust);
-
-  app.addHook('onRequest', (request, reply, done) => {
-    commonHeaders(reply);
-    // Refused before any body is read: a POST of malformed or oversized JSON is a 405 here, not
-    // a 400 or 413 about a body no route would read. (Replying ends the request: no done().)
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      methodNotAllowed(request, reply);
-      return;
-    }
-    done();
-  });
-
-  // CONNECT never reaches Fastify (http/connect.ts): the same 405 as any other refused method.
-  answerConnect(app.server, (request) => {
-    app.log.info(
-      {
-        method: 'CONNECT',
-        route: null,
-        status: 405,
-        clientAddress: resolveClientAddress(request, trust),
-      },
-      'request',
-    );
-    return {
-      status: 405,
-      headers: [
-        ['allow', ALLOW],
-        ['x-content-type-options', 'nosniff'],
-        ['content-security-policy', OTHER_CSP],
-        ['referrer-policy', 'strict-origin-when-cross-origin'],
-        ['access-control-allow-origin', '*'],
-        ['content-type', 'text/plain; charset=utf-8'],
-      ],
-      body: `Method CONNECT is not allowed here; the docs host answers ${ALLOW}.\n`,
-    };
-  });
-
-  app.addHook('onResponse', (request, reply, done) => {
-    logRequest(request, reply.statusCode, reply.elapsedTime);
-    done();
+    representation: answers,
+    errors: DOCS_ERRORS,
   });
 
   app.get('/', async (request, reply) => {
@@ -362,22 +308,6 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
           message: 'The OpenAPI document is not available yet; retry in a moment.',
         },
       });
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return methodNotAllowed(request, reply);
-    }
-    return notFound(request, reply, localeOf(request.url));
-  });
-
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status >= 500) request.log.error({ err: error }, 'docs host error');
-    return reply
-      .code(status >= 400 && status < 600 ? status : 500)
-      .type('text/plain; charset=utf-8')
-      .send(status < 500 ? `${error.message}\n` : 'Internal error.\n');
   });
 
   return app;

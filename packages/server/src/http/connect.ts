@@ -1,12 +1,31 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
+/** A header line of an answer written straight to a socket: one line, name and value. */
+export type Header = readonly [name: string, value: string];
+
 /** What a host answers to a CONNECT request: one complete answer, then the connection closes. */
 export interface ConnectAnswer {
   status: number;
   /** Header lines besides Connection and Content-Length; values must be one line each. */
-  headers: Array<readonly [string, string]>;
+  headers: readonly Header[];
   body: string;
+}
+
+/**
+ * An answer as the bytes written to a socket that no HTTP machinery holds any more (CONNECT,
+ * a request Node could not parse): Connection: close, the headers, Content-Length, the body.
+ * `headOnly` (a HEAD request) leaves the body out but keeps its length.
+ */
+export function rawAnswer(answer: ConnectAnswer, options: { headOnly?: boolean } = {}): string {
+  const { status, headers, body } = answer;
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Connection: close',
+    ...headers.map(([name, value]) => `${name}: ${value}`),
+    `content-length: ${Buffer.byteLength(body)}`,
+  ];
+  return `${lines.join('\r\n')}\r\n\r\n${options.headOnly ? '' : body}`;
 }
 
 /**
@@ -26,13 +45,6 @@ export function answerConnect(
       socket.destroy();
       return;
     }
-    const { status, headers, body } = answer(request);
-    const lines = [
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-      'Connection: close',
-      ...headers.map(([name, value]) => `${name}: ${value}`),
-      `content-length: ${Buffer.byteLength(body)}`,
-    ];
-    socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+    socket.end(rawAnswer(answer(request)));
   });
 }
