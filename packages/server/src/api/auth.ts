@@ -109,8 +109,8 @@ function settle(work: () => Promise<void> | undefined, done: (error?: Error) => 
 
 /**
  * onRequest for keyed routes: identify the key and apply the rate limit, in the order
- * DECISIONS.md fixes (present → well-formed and known → enabled → not expired → not exhausted
- * → rate limit). Query validation runs after this, then `authorize`.
+ * docs/architecture.md#keys fixes (present → well-formed and known → enabled → not expired →
+ * not exhausted → rate limit). Query validation runs after this, then `authorize`.
  *
  * Callback style with a synchronous path: a key found in the verifier's cache, without a rate
  * limit or with one kept in memory, is identified without creating a promise (the hot path of

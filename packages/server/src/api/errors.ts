@@ -5,7 +5,7 @@ import {
   errorEnvelope,
 } from '../http/coded-error.js';
 
-/** The closed set of API error codes and the status each one answers with (DECISIONS.md). */
+/** The closed set of API error codes and the status each one answers with (docs/architecture.md#errors). */
 export const ERROR_STATUS = {
   MISSING_PARAMETER: 400,
   INVALID_PARAMETER: 400,

@@ -1,5 +1,5 @@
 /**
- * An error answered in the envelope both hosts share (DECISIONS.md): a code from a closed set,
+ * An error answered in the envelope both hosts share (docs/architecture.md#errors): a code from a closed set,
  * the status that code answers with, a message saying what was wrong and how to fix it, and
  * the parameter at fault. The API's and the admin API's errors differ only in their codes and
  * the page their `docUrl` points at, so the envelope's key order is written once, here.
