@@ -298,7 +298,8 @@ describe.skipIf(skip)('PostgreSQL stopped and restarted under load', () => {
     expect((JSON.parse(back) as { failedRequests: number }).failedRequests).toBeGreaterThan(0);
     // No line per failed request: the warnings are the outage lines and nothing else.
     const warnings = server.lines.filter((line) => line.startsWith('{'));
-    expect(warnings.filter((l) => !WENT_AWAY.test(l) && !IS_BACK.test(l))).toEqual([]);
+    const others = warnings.filter((l) => !WENT_AWAY.test(l) && !IS_BACK.test(l));
+    expect(others, others.join('\n')).toEqual([]);
   });
 
   it('--workers 2: no worker exits or is replaced, one line each way per worker', async () => {

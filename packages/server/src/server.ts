@@ -3,7 +3,6 @@ import type http from 'node:http';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createAdminApp } from './admin/app.js';
 import { createApiApp } from './api/app.js';
 import {
   onDrainRequest,
@@ -302,7 +301,8 @@ export async function createAdminHost(
   const adminToken = services.config.adminToken;
   if (adminToken === null) return null;
   return hangUpWhileDraining(
-    await createAdminApp(services, adminToken, {
+    // Loaded only with ADMIN_TOKEN: its routes and schemas would cost every other start.
+    await (await import('./admin/app.js')).createAdminApp(services, adminToken, {
       adminUrl,
       logger: logger ? logger.child({ app: 'admin' }) : false,
     }),

@@ -4,7 +4,6 @@ import { DatabaseRateLimiter, hasRateLimitCounters } from './db-rate-limit.js';
 import { FallbackRateLimiter, type LimiterLog } from './fallback-rate-limit.js';
 import { type IpcEndpoint, IpcRateLimiter } from './ipc-rate-limit.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit.js';
-import { RedisRateLimiter } from './redis-rate-limit.js';
 
 export interface RateLimiterOptions {
   /**
@@ -29,6 +28,8 @@ export async function createRateLimiter(
 ): Promise<RateLimiter> {
   const local = localRateLimiter(config, store, options);
   if (!config.redisUrl) return local;
+  // Loaded only when asked for: ioredis is a measurable part of a start without Redis.
+  const { RedisRateLimiter } = await import('./redis-rate-limit.js');
   const redis = new RedisRateLimiter(config.redisUrl, { prefix: `${config.redisPrefix}rl:` });
   const limiter = new FallbackRateLimiter(redis, local, log);
   // Redis is optional: a server starts without it (degraded: logged once) and picks it up when

@@ -1,5 +1,4 @@
 import { isPostgresUrl } from '../config.js';
-import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import { threadScriptBuilt } from './sqlite/sqlite-threads.js';
 import { ThreadedSqliteStore } from './sqlite/threaded-store.js';
@@ -27,7 +26,11 @@ export async function openStore(
   databaseUrl: string,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
-  if (isPostgresUrl(databaseUrl)) return new PostgresStore(databaseUrl, options);
+  if (isPostgresUrl(databaseUrl)) {
+    // Loaded only for PostgreSQL: pg and pg-cursor cost a SQLite start time for nothing.
+    const { PostgresStore } = await import('./postgres/postgres-store.js');
+    return new PostgresStore(databaseUrl, options);
+  }
   if (options.threads && databaseUrl !== ':memory:' && threadScriptBuilt()) {
     return ThreadedSqliteStore.open(databaseUrl, {
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
