@@ -97,14 +97,14 @@ const KILL_GRACE_MS = 5000;
 export interface PrimaryOptions {
   /** Seed the demo organization into an empty embedded database (as a single server does). */
   demo: boolean;
-  /** Prints the start banner once every worker listens. */
-  banner(urls: {
+  /** Says that the cluster runs (log line, banner) once every worker listens. */
+  announce(urls: {
     apiUrl: string;
     docsUrl: string;
     metricsUrl: string | null;
     adminUrl: string | null;
     demo: DemoSeed | null;
-  }): string;
+  }): void;
 }
 
 /**
@@ -209,15 +209,13 @@ export async function runPrimary(
         logger.info({ workerPid: worker.process.pid }, 'replacement worker ready');
       } else if (ready.size === count) {
         started = true;
-        process.stdout.write(
-          `${options.banner({
-            apiUrl: message.apiUrl,
-            docsUrl: message.docsUrl,
-            metricsUrl: metricsServer?.url ?? null,
-            adminUrl: message.adminUrl,
-            demo,
-          })}\n`,
-        );
+        options.announce({
+          apiUrl: message.apiUrl,
+          docsUrl: message.docsUrl,
+          metricsUrl: metricsServer?.url ?? null,
+          adminUrl: message.adminUrl,
+          demo,
+        });
       }
     });
     return worker;

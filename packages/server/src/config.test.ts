@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, resolveDatabaseUrl } from './config.js';
+import { ConfigError, configWarnings, loadConfig, resolveDatabaseUrl } from './config.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -249,5 +249,60 @@ describe('resolveDatabaseUrl', () => {
     expect(resolveDatabaseUrl(undefined, '/srv/app')).toBe('/srv/app/data/stockroom.db');
     expect(resolveDatabaseUrl('file:db/x.db', '/srv/app')).toBe('/srv/app/db/x.db');
     expect(resolveDatabaseUrl('postgres://u@h/db', '/srv/app')).toBe('postgres://u@h/db');
+  });
+});
+
+describe('production safety', () => {
+  const TOKEN = 'y'.repeat(40);
+  const production = { NODE_ENV: 'production' };
+
+  it('refuses a public admin API unless ALLOW_PUBLIC_ADMIN=true, saying what to do', () => {
+    const env = { ...production, ADMIN_TOKEN: TOKEN, ADMIN_HOST: '0.0.0.0' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(
+      /ADMIN_HOST is 0\.0\.0\.0, which other machines can reach.*ALLOW_PUBLIC_ADMIN=true/,
+    );
+    expect(loadConfig({ ...env, ALLOW_PUBLIC_ADMIN: 'true' }).adminHost).toBe('0.0.0.0');
+    // Off, the admin host is never bound: nothing to refuse.
+    expect(loadConfig({ ...production, ADMIN_HOST: '0.0.0.0' }).adminToken).toBeNull();
+    // Outside production the operator is trusted.
+    expect(loadConfig({ ADMIN_TOKEN: TOKEN, ADMIN_HOST: '0.0.0.0' }).adminHost).toBe('0.0.0.0');
+  });
+
+  it('refuses public metrics unless ALLOW_PUBLIC_METRICS=true', () => {
+    const env = { ...production, METRICS_PORT: '9464', METRICS_HOST: '::' };
+    expect(() => loadConfig(env)).toThrow(/METRICS_HOST is ::.*ALLOW_PUBLIC_METRICS=true/);
+    expect(loadConfig({ ...env, ALLOW_PUBLIC_METRICS: 'true' }).metricsHost).toBe('::');
+    expect(loadConfig({ ...production, METRICS_HOST: '0.0.0.0' }).metricsPort).toBeNull();
+  });
+
+  it('accepts every loopback address', () => {
+    for (const host of ['127.0.0.1', '127.0.1.7', 'localhost', '::1', '[::1]']) {
+      const config = loadConfig({
+        ...production,
+        ADMIN_TOKEN: TOKEN,
+        ADMIN_HOST: host,
+        METRICS_PORT: '9464',
+        METRICS_HOST: host,
+      });
+      expect(config.adminHost).toBe(host);
+    }
+  });
+
+  it('reads the ALLOW_ flags strictly', () => {
+    expect(() => loadConfig({ ALLOW_PUBLIC_ADMIN: 'sure' })).toThrow(
+      'ALLOW_PUBLIC_ADMIN must be "true" or "false", got "sure"',
+    );
+  });
+
+  it('warns about CORS_ORIGINS=* in production only', () => {
+    expect(configWarnings(loadConfig(production))).toEqual([
+      expect.stringContaining('CORS_ORIGINS allows every origin'),
+    ]);
+    expect(configWarnings(loadConfig({ ...production, CORS_ORIGINS: '*' }))).toHaveLength(1);
+    expect(
+      configWarnings(loadConfig({ ...production, CORS_ORIGINS: 'https://shop.example' })),
+    ).toEqual([]);
+    expect(configWarnings(loadConfig({}))).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { parseDuration, parseDurationMs } from './domain/duration.js';
 import { DomainError } from './domain/errors.js';
 import { parseRateLimit } from './domain/rate-limit-spec.js';
 import { NAMED_RANGES, parseTrustedEntry, type TrustProxy } from './http/client-address.js';
+import { SecretFileError, withSecretFiles } from './secrets.js';
 import { type DestinationPolicy, parseAllowedNetworks } from './webhooks/destination.js';
 
 /** Every setting the service reads, validated once at boot. */
@@ -83,6 +84,10 @@ export interface Config {
   shutdownDelayMs: number;
   logLevel: string;
   nodeEnv: string;
+  /** ALLOW_PUBLIC_ADMIN: lets a production admin API bind a non-loopback ADMIN_HOST. */
+  allowPublicAdmin: boolean;
+  /** ALLOW_PUBLIC_METRICS: lets production metrics bind a non-loopback METRICS_HOST. */
+  allowPublicMetrics: boolean;
 }
 
 export class ConfigError extends Error {
@@ -387,7 +392,8 @@ function adminSettings(
 
 /** Builds the typed configuration from the environment; flags are passed in as env-style overrides. */
 export function loadConfig(env: Env = process.env, overrides: Env = {}): Config {
-  const merged: Env = { ...env };
+  // Files first, flags after: `--database` still wins over DATABASE_URL_FILE.
+  const merged: Env = { ...secretsFromFiles(env) };
   for (const [key, value] of Object.entries(overrides))
     if (value !== undefined) merged[key] = value;
   const logLevel = merged.LOG_LEVEL || 'info';
@@ -417,7 +423,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
       `PORT and DOCS_PORT must differ (the API and the docs are two hosts), both are ${apiPort}`,
     );
   }
-  return {
+  const config: Config = {
     databaseUrl: resolveDatabaseUrl(merged.DATABASE_URL),
     databasePoolSize: positiveInt('DATABASE_POOL_SIZE', merged.DATABASE_POOL_SIZE, 10, 1000),
     databaseTimeoutMs: positiveInt(
@@ -448,5 +454,74 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
     ...shutdown(merged),
     logLevel,
     nodeEnv: merged.NODE_ENV || 'development',
+    allowPublicAdmin: flag('ALLOW_PUBLIC_ADMIN', merged.ALLOW_PUBLIC_ADMIN),
+    allowPublicMetrics: flag('ALLOW_PUBLIC_METRICS', merged.ALLOW_PUBLIC_METRICS),
   };
+  refuseUnsafeProduction(config);
+  return config;
+}
+
+/** `<NAME>_FILE` secrets read into the environment, their problems as configuration errors. */
+export function secretsFromFiles(env: Env): Env {
+  try {
+    return withSecretFiles(env);
+  } catch (error) {
+    if (error instanceof SecretFileError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+function flag(name: string, raw: string | undefined): boolean {
+  const value = raw === undefined || raw === '' ? 'false' : raw.trim().toLowerCase();
+  if (value === 'true' || value === '1' || value === 'yes') return true;
+  if (value === 'false' || value === '0' || value === 'no') return false;
+  throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
+}
+
+/** Whether binding `host` keeps a port on this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  return (
+    bare === 'localhost' ||
+    bare === '::1' ||
+    bare === '::ffff:127.0.0.1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)
+  );
+}
+
+/**
+ * Under NODE_ENV=production, an admin API or metrics endpoint reachable from other machines
+ * must be asked for: the admin token is the only thing between the network and every
+ * organization's data, and metrics show key ids and traffic.
+ */
+function refuseUnsafeProduction(config: Config): void {
+  if (config.nodeEnv !== 'production') return;
+  if (config.adminToken !== null && !isLoopbackHost(config.adminHost) && !config.allowPublicAdmin) {
+    throw new ConfigError(
+      `ADMIN_HOST is ${config.adminHost}, which other machines can reach, and NODE_ENV is production: bind the admin API to 127.0.0.1 (the default) and reach it through a private network or tunnel, or set ALLOW_PUBLIC_ADMIN=true if it is already firewalled`,
+    );
+  }
+  if (
+    config.metricsPort !== null &&
+    !isLoopbackHost(config.metricsHost) &&
+    !config.allowPublicMetrics
+  ) {
+    throw new ConfigError(
+      `METRICS_HOST is ${config.metricsHost}, which other machines can reach, and NODE_ENV is production: bind metrics to 127.0.0.1 (the default), or set ALLOW_PUBLIC_METRICS=true if only your Prometheus can reach that address (a container or pod network)`,
+    );
+  }
+}
+
+/** Settings that are allowed but that an operator should hear about once, at start. */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.nodeEnv === 'production' && config.corsOrigins === '*') {
+    warnings.push(
+      'CORS_ORIGINS allows every origin (*, also what an unset CORS_ORIGINS means): any web page may call the API from a browser with a key it holds. Set CORS_ORIGINS to the origins of your own pages, e.g. https://shop.example.com',
+    );
+  }
+  return warnings;
 }

@@ -11,7 +11,7 @@ import {
   runPrimary,
   workerConfig,
 } from './cluster.js';
-import { type Config, isPostgresUrl } from './config.js';
+import { type Config, configWarnings, isPostgresUrl } from './config.js';
 import { createServices, type Services } from './context.js';
 import { type DemoSeed, seedDemo } from './demo.js';
 import { createDocsApp } from './docs/app.js';
@@ -22,6 +22,7 @@ import { answerMetricsRequests } from './metrics/cluster.js';
 import { PrometheusMetrics } from './metrics/metrics.js';
 import { type MetricsServer, startMetricsServer } from './metrics/server.js';
 import { acquireServeLock, type ServeLock } from './serve-lock.js';
+import { startupSummary } from './startup-summary.js';
 import { migrateWhenReachable } from './store/start-retry.js';
 
 export interface RunningServer {
@@ -134,8 +135,15 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** Logs go to stdout, or to stderr (`destination` 2) when stdout is kept for `--json`. */
-export function createLogger(config: Config, destination: 1 | 2 = 1): pino.Logger {
+/**
+ * Logs go to stdout, or to stderr (`destination` 2) when stdout is kept for `--json`; `stream`
+ * replaces both (the human-readable lines of a terminal, `terminalLogStream`).
+ */
+export function createLogger(
+  config: Config,
+  destination: 1 | 2 = 1,
+  stream?: pino.DestinationStream,
+): pino.Logger {
   return pino(
     {
       level: config.logLevel,
@@ -152,8 +160,60 @@ export function createLogger(config: Config, destination: 1 | 2 = 1): pino.Logge
     // Asynchronous stdout: under load, lines written while a write is in flight go out together
     // instead of one system call per request line (about 12% of item-detail throughput,
     // BENCHMARKS.md). Nothing waits when idle, and pino flushes synchronously on exit.
-    pino.destination({ dest: destination, sync: false }),
+    stream ?? pino.destination({ dest: destination, sync: false }),
   );
+}
+
+/**
+ * In a terminal (stdout is a TTY, not production, not `--json`), log lines an operator can
+ * read: time, level, message, fields. pino-pretty loads only then, so servers and pipes do not
+ * pay for it; written synchronously, so the banner printed after them comes last.
+ */
+async function terminalLogStream(
+  config: Config,
+  json: boolean,
+): Promise<pino.DestinationStream | undefined> {
+  if (json || !process.stdout.isTTY || config.nodeEnv === 'production') return undefined;
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname',
+    singleLine: true,
+    sync: true,
+  });
+}
+
+/**
+ * Writes `text` to stdout after every log line written before it. The JSON lines go out
+ * asynchronously through their own stream on the same descriptor, so `text` joins that stream
+ * (which keeps its order) instead of racing it; a terminal's stream writes synchronously.
+ */
+function writeAfterLogs(logger: pino.Logger, text: string): void {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
+    | { fd?: number; write(chunk: string): unknown }
+    | undefined;
+  if (stream?.fd === 1) stream.write(text);
+  else process.stdout.write(text);
+}
+
+/**
+ * The start of a serving process group, said once (by a single server, or by a cluster's
+ * primary when every worker listens): the summary line, then a warning per risky setting,
+ * then the banner (or `--json`'s ready object) on stdout, last.
+ */
+function announce(
+  config: Config,
+  logger: pino.Logger,
+  json: boolean,
+  urls: Parameters<typeof banner>[0],
+  workers: number,
+): void {
+  logger.info({ startup: startupSummary(config, urls, workers) }, 'stockroom started');
+  for (const warning of configWarnings(config)) logger.warn(warning);
+  // With --json the logs are on stderr: stdout carries only the ready object.
+  if (json) process.stdout.write(`${JSON.stringify(readyJson(urls, urls.demo))}\n`);
+  else writeAfterLogs(logger, `${banner(urls, workers)}\n`);
 }
 
 function shouldSeed(config: Config, services: Services, requested: boolean): Promise<boolean> {
@@ -502,7 +562,7 @@ export async function serve(
   const json = options.json === true;
   const workers = resolveWorkers(config);
   // With --json, stdout carries only the ready object: the logs go to stderr.
-  const logger = createLogger(config, json ? 2 : 1);
+  const logger = createLogger(config, json ? 2 : 1, await terminalLogStream(config, json));
   // SIGHUP's default action would end the process: until the handlers of a running server
   // (or primary) are in place, it is logged and ignored.
   const hangupWhileStarting = () =>
@@ -520,7 +580,7 @@ export async function serve(
   if (workers > 1 && cluster.isPrimary) {
     await runPrimary(config, workers, logger, {
       demo: options.demo,
-      banner: (urls) => (json ? JSON.stringify(readyJson(urls, urls.demo)) : banner(urls, workers)),
+      announce: (urls) => announce(config, logger, json, urls, workers),
     });
     process.off('SIGHUP', hangupWhileStarting);
     return;
@@ -543,9 +603,7 @@ export async function serve(
   // Handlers first: whoever reads the banner may signal at once.
   stopOnSignals(server, logger);
   process.off('SIGHUP', hangupWhileStarting);
-  process.stdout.write(
-    json ? `${JSON.stringify(readyJson(server, server.demo))}\n` : `${banner(server)}\n`,
-  );
+  announce(config, logger, json, server, 1);
 }
 
 /**

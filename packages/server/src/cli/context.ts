@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { isPostgresUrl, resolveDatabaseUrl } from '../config.js';
+import { isPostgresUrl, resolveDatabaseUrl, secretsFromFiles } from '../config.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/types.js';
 import { CliError } from './errors.js';
@@ -60,7 +60,10 @@ export function contextOf(command: Command): Context {
   const io = ioOf(command);
   return {
     out: createOutput(io, globals.json === true),
-    databaseUrl: resolveDatabaseUrl(globals.database ?? io.env.DATABASE_URL, io.cwd),
+    databaseUrl: resolveDatabaseUrl(
+      globals.database ?? secretsFromFiles(io.env).DATABASE_URL,
+      io.cwd,
+    ),
     io,
   };
 }

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
@@ -304,6 +304,68 @@ describe('stockroom serve', () => {
 });
 
 const noPostgres = await postgresUnavailable();
+describe('stockroom serve, as an operator sees it', () => {
+  it('refuses a public admin host under NODE_ENV=production, starting nothing', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--docs-port', '0'], {
+      cwd: sandbox.dir,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        ADMIN_TOKEN: 'a'.repeat(40),
+        ADMIN_HOST: '0.0.0.0',
+        DATABASE_URL: path.join(sandbox.dir, 'refused.db'),
+      },
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(stderr).toContain('ADMIN_HOST is 0.0.0.0, which other machines can reach');
+    expect(stderr).toContain('ALLOW_PUBLIC_ADMIN=true');
+  });
+
+  it('in a terminal: readable log lines, the start-up summary, then the banner with the demo key last', async () => {
+    // `script` gives the server a pseudo-terminal as stdout, as a person running it has.
+    const database = path.join(sandbox.dir, `tty-${process.pid}.db`);
+    const command = `exec ${process.execPath} ${BIN} serve --port 0 --docs-port 0 --database ${database}`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: sandbox.dir,
+      env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info' },
+    });
+    children.add(child);
+    let output = '';
+    const banner = new Promise<void>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+        if (/Try it:[\s\S]*fields=_id,name,sku,quantity"/.test(output)) resolve();
+      });
+      child.on('exit', () => reject(new Error(`serve exited before its banner:\n${output}`)));
+    });
+    await banner;
+    const text = output.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r/g, '');
+    expect(text).not.toContain('{"level"');
+    expect(text).toMatch(/^\[\d{2}:\d{2}:\d{2}\] INFO: stockroom started \{"startup":\{"version"/m);
+    const summaryAt = text.indexOf('stockroom started');
+    const bannerAt = text.indexOf('Stockroom is running.');
+    expect(summaryAt).toBeGreaterThan(-1);
+    expect(bannerAt).toBeGreaterThan(summaryAt);
+    // Nothing logged after the banner: the key is the last thing on the screen.
+    expect(text.slice(bannerAt)).not.toMatch(/\] (INFO|WARN)/);
+    expect(text).toMatch(/\n {2}sr_org_[0-9A-Za-z]{38}\n/);
+    // The server is the node process whose command line names this test's database.
+    const pid = Number(
+      execFileSync('pgrep', ['-f', `^${process.execPath} ${BIN} serve .*${database}`], {
+        encoding: 'utf8',
+      }).trim(),
+    );
+    const exited = once(child, 'exit');
+    process.kill(pid, 'SIGTERM');
+    await exited;
+  });
+});
+
 if (noPostgres) console.warn(`[serve] skipping the PostgreSQL leg: ${noPostgres}`);
 
 describe.skipIf(noPostgres !== null)('stockroom serve on PostgreSQL', () => {
