@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:c
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { SqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -344,7 +345,7 @@ describe('stockroom serve, as an operator sees it', () => {
       child.on('exit', () => reject(new Error(`serve exited before its banner:\n${output}`)));
     });
     await banner;
-    const text = output.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r/g, '');
+    const text = stripVTControlCharacters(output).replace(/\r/g, '');
     expect(text).not.toContain('{"level"');
     expect(text).toMatch(/^\[\d{2}:\d{2}:\d{2}\] INFO: stockroom started \{"startup":\{"version"/m);
     const summaryAt = text.indexOf('stockroom started');
