@@ -114,7 +114,7 @@ interface Outcome {
 }
 
 describe('serve --workers 3: a worker killed under load', () => {
-  it('is replaced, and only the connections it held fail; metrics sum every worker', async () => {
+  it('is replaced, and only the connections it held fail; metrics show every worker', async () => {
     const { file, key } = await seededDatabase();
     const cluster = await startServeProcess(
       { DATABASE_URL: file, LOG_LEVEL: 'info', METRICS_PORT: '0' },
@@ -135,9 +135,19 @@ describe('serve --workers 3: a worker killed under load', () => {
     for (const result of warm) expect('status' in result && result.status).toBe(200);
     const scraped = await (await fetch(metricsUrl)).text();
     expect(scraped).toMatch(/^stockroom_cluster_workers 3$/m);
-    expect(scraped).toMatch(
-      /^stockroom_http_requests_total\{route="\/api\/v1\/auth\/verify",status="200"\} 30$/m,
-    );
+    // One series per worker (label `worker`), summing to the 30 requests.
+    const perWorker = [
+      ...scraped.matchAll(
+        /^stockroom_http_requests_total\{route="\/api\/v1\/auth\/verify",status="200",worker="(\d+)"\} (\d+)$/gm,
+      ),
+    ];
+    expect(new Set(perWorker.map((match) => match[1])).size).toBe(perWorker.length);
+    expect(perWorker.reduce((sum, match) => sum + Number(match[2]), 0)).toBe(30);
+    // Every process's own metrics, the primary's included, each under its label.
+    const startTimes = [...scraped.matchAll(/^process_start_time_seconds\{worker="(\w+)"\} \d+/gm)];
+    expect(startTimes.map((match) => match[1])).toContain('primary');
+    expect(startTimes).toHaveLength(4);
+    expect(scraped.match(/^stockroom_build_info\{[^}]*engine="sqlite"[^}]*\} 1$/gm)).toHaveLength(3);
 
     // Steady load: 12 loops, each on one keep-alive connection of its own.
     const outcomes: Outcome[] = [];

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from './config.js';
+import { type Config, isPostgresUrl } from './config.js';
+import { type DependencyReport, dependencyChecks } from './dependency-checks.js';
 import { TombstonePurger } from './items/tombstones.js';
 import { AuthFailureThrottle } from './keys/auth-failures.js';
 import type { IpcEndpoint } from './keys/ipc-rate-limit.js';
@@ -39,6 +40,8 @@ export interface Services {
   publicApiUrl: string;
   /** Set once the process starts shutting down: readyz answers 503 from then on. */
   draining: boolean;
+  /** Pings the database (and Redis when configured); shared by readyz and metrics. */
+  checkDependencies(): Promise<DependencyReport>;
   close(): Promise<void>;
 }
 
@@ -93,7 +96,14 @@ export async function createServices(config: Config, options: ServiceOptions): P
     log.warn({ err: error }, 'could not drop expired tombstones'),
   );
   const limit = config.authFailureLimit;
-  const metrics = config.metricsPort === null ? NO_METRICS : new PrometheusMetrics(store);
+  const checkDependencies = dependencyChecks({ config, store, rateLimiter });
+  const metrics =
+    config.metricsPort === null
+      ? NO_METRICS
+      : new PrometheusMetrics(store, {
+          engine: isPostgresUrl(config.databaseUrl) ? 'postgres' : 'sqlite',
+          dependencies: checkDependencies,
+        });
   const webhooks = config.webhooksEnabled
     ? new WebhookDispatcher({
         store,
@@ -117,6 +127,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     publicDocsUrl: options.publicDocsUrl,
     publicApiUrl: options.publicApiUrl,
     draining: false,
+    checkDependencies,
     async close() {
       await webhooks?.close();
       await purger.close();

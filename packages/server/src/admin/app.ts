@@ -114,6 +114,7 @@ function adminErrors(services: Services): ErrorTable<AdminError> {
       if (error instanceof OperationError) return problemError(error.problem);
       if (error instanceof StoreUnavailableError) {
         logUnavailable(request, error, services.store.availability, 'database unavailable');
+        services.metrics.unavailable('database');
         return new AdminError(
           'SERVICE_UNAVAILABLE',
           'The database is unavailable; nothing was changed. Retry after the number of seconds in Retry-After.',

@@ -144,6 +144,9 @@ function apiErrors(services: Services): ErrorTable<ApiError> {
             ? 'database unavailable'
             : 'rate limiter unavailable',
         );
+        services.metrics.unavailable(
+          error instanceof StoreUnavailableError ? 'database' : 'rate_limiter',
+        );
         return new ApiError(
           'SERVICE_UNAVAILABLE',
           'The service is temporarily unavailable. Retry after the number of seconds in Retry-After.',

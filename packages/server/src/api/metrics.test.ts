@@ -3,6 +3,7 @@ import { generateKey } from '../keys/format.js';
 import type { PrometheusMetrics } from '../metrics/metrics.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { announceSkip, postgresUnavailable } from '../testing/services.js';
+import { VERSION } from '../version.js';
 
 /**
  * Prometheus metrics (METRICS_PORT), scraped over HTTP from the port of their own: requests by
@@ -164,6 +165,63 @@ describe('METRICS_PORT', () => {
     }
     expect(samples.get('process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(samples.get('nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+  });
+});
+
+describe('what an SRE watches', () => {
+  it('says what runs (build info) and whether the database answers, with its ping time', async () => {
+    const server = await startTestServer({ env: { METRICS_PORT: '0' } });
+    try {
+      const metrics = server.server.services.metrics as PrometheusMetrics;
+      const samples = parse(await metrics.registry.metrics());
+      expect(
+        samples.get(
+          `stockroom_build_info{version="${VERSION}",engine="${server.engine}",node="${process.versions.node}"}`,
+        ),
+      ).toBe(1);
+      expect(samples.get('stockroom_dependency_up{dependency="database"}')).toBe(1);
+      const ping = samples.get('stockroom_dependency_ping_seconds{dependency="database"}');
+      expect(ping).toBeGreaterThan(0);
+      expect(ping).toBeLessThan(1);
+      expect(samples.has('stockroom_dependency_up{dependency="redis"}')).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('counts 503s by cause: readyz while draining', async () => {
+    const server = await startTestServer({ env: { METRICS_PORT: '0' } });
+    try {
+      const metrics = server.server.services.metrics as PrometheusMetrics;
+      const draining = 'stockroom_unavailable_responses_total{cause="draining"}';
+      expect(parse(await metrics.registry.metrics()).get(draining)).toBe(0);
+      server.server.services.draining = true;
+      expect((await server.request('/readyz')).status).toBe(503);
+      expect((await server.request('/readyz')).status).toBe(503);
+      const samples = parse(await metrics.registry.metrics());
+      expect(samples.get(draining)).toBe(2);
+      expect(samples.get('stockroom_unavailable_responses_total{cause="database"}')).toBe(0);
+    } finally {
+      server.server.services.draining = false;
+      await server.close();
+    }
+  });
+
+  it('reports Redis down, and readyz 503s as not_ready, when Redis does not answer', async () => {
+    const server = await startTestServer({
+      // Nothing listens on port 1: every Redis call fails at once.
+      env: { METRICS_PORT: '0', REDIS_URL: 'redis://127.0.0.1:1' },
+    });
+    try {
+      expect((await server.request('/readyz')).status).toBe(503);
+      const metrics = server.server.services.metrics as PrometheusMetrics;
+      const samples = parse(await metrics.registry.metrics());
+      expect(samples.get('stockroom_dependency_up{dependency="redis"}')).toBe(0);
+      expect(samples.get('stockroom_dependency_up{dependency="database"}')).toBe(1);
+      expect(samples.get('stockroom_unavailable_responses_total{cause="not_ready"}')).toBe(1);
+    } finally {
+      await server.close();
+    }
   });
 });
 

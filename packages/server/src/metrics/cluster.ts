@@ -1,12 +1,14 @@
 import type { Worker } from 'node:cluster';
-import { AggregatorRegistry, Gauge, type Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 
 /**
  * Metrics of `serve --workers N`: the primary serves METRICS_PORT and, on each scrape, asks
- * every ready worker for its registry (as JSON, over the cluster's IPC channel) and sums them
- * with prom-client's AggregatorRegistry. A worker that is starting, or dies during the scrape,
- * is left out of that one scrape instead of failing it; the primary adds the number of workers
- * that answered.
+ * every ready worker for its registry (as JSON, over the cluster's IPC channel). Each worker's
+ * series carry a `worker` label (its cluster id), the primary's own process metrics
+ * `worker="primary"`: per-process values such as `process_start_time_seconds` or resident
+ * memory stay meaningful, and totals are a `sum without (worker)` away. A worker that is
+ * starting, or dies during the scrape, is left out of that one scrape instead of failing it;
+ * the primary adds the number of workers that answered.
  */
 const REQUEST = 'stockroom:metrics-request';
 const RESPONSE = 'stockroom:metrics-response';
@@ -38,7 +40,12 @@ export class ClusterMetrics {
   private nextId = 0;
   private readonly pending = new Map<number, (workerId: number, metrics: unknown[]) => void>();
 
-  constructor(private readonly readyWorkers: () => Worker[]) {}
+  /** The primary's own process metrics (memory, CPU, event loop, start time). */
+  private readonly primary = new Registry();
+
+  constructor(private readonly readyWorkers: () => Worker[]) {
+    collectDefaultMetrics({ register: this.primary });
+  }
 
   /** Routes the answers of one worker (call once per forked worker). */
   attach(worker: Worker): void {
@@ -76,7 +83,11 @@ export class ClusterMetrics {
       if (asked === 0) finish();
     });
     this.pending.delete(id);
-    const registry = AggregatorRegistry.aggregate([...answers.values()]);
+    const labelled = [...answers].map(([workerId, metrics]) =>
+      labelledWith(metrics, String(workerId)),
+    );
+    labelled.push(labelledWith(await this.primary.getMetricsAsJSON(), 'primary'));
+    const registry = AggregatorRegistry.aggregate(labelled);
     new Gauge({
       name: 'stockroom_cluster_workers',
       help: 'Workers whose metrics this scrape summed (the others were starting or had died).',
@@ -84,6 +95,27 @@ export class ClusterMetrics {
     }).set(answers.size);
     return registry.metrics();
   }
+}
+
+interface MetricJson {
+  aggregator?: string;
+  values?: Array<{ labels?: Record<string, string | number> }>;
+}
+
+/**
+ * One process's metrics with `worker` added to every series. Their aggregator becomes `first`:
+ * no two processes share a series any more, and prom-client's `omit` (which would drop
+ * `process_start_time_seconds`, meaningless when summed) no longer applies.
+ */
+function labelledWith(metrics: unknown[], worker: string): MetricJson[] {
+  return (metrics as MetricJson[]).map((metric) => ({
+    ...metric,
+    aggregator: 'first',
+    values: (metric.values ?? []).map((value) => ({
+      ...value,
+      labels: { ...value.labels, worker },
+    })),
+  }));
 }
 
 export const PROMETHEUS_CONTENT_TYPE = AggregatorRegistry.PROMETHEUS_CONTENT_TYPE;

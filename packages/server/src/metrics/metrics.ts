@@ -1,5 +1,7 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { DependencyReport } from '../dependency-checks.js';
 import type { Store } from '../store/types.js';
+import { VERSION } from '../version.js';
 
 /**
  * What the server counts for Prometheus (METRICS_PORT). The request path calls these on every
@@ -21,7 +23,16 @@ export interface Metrics {
   rateLimited(reason: RateLimitReason): void;
   /** A webhook delivery attempt, by what came of it. */
   webhookAttempt(outcome: WebhookOutcome): void;
+  /** A request answered 503 SERVICE_UNAVAILABLE, by why. */
+  unavailable(cause: UnavailableCause): void;
 }
+
+/**
+ * Why a request was answered 503: the database or the rate limiter (Redis, or a cluster
+ * primary) did not answer; readyz found a dependency not ready; the process is draining.
+ */
+export type UnavailableCause = 'database' | 'rate_limiter' | 'not_ready' | 'draining';
+const UNAVAILABLE_CAUSES: UnavailableCause[] = ['database', 'rate_limiter', 'not_ready', 'draining'];
 
 export type RateLimitReason = 'key' | 'auth_failures';
 /** Accepted; failed and to be retried; failed for good (the webhook was disabled). */
@@ -34,6 +45,7 @@ export const NO_METRICS: Metrics = {
   keyCache() {},
   rateLimited() {},
   webhookAttempt() {},
+  unavailable() {},
 };
 
 /** Upper bounds of the latency buckets, in seconds. */
@@ -60,14 +72,14 @@ function scraped(
   name: string,
   help: string,
   type: 'counter' | 'gauge' | 'histogram',
-  values: () => Sample[],
+  values: () => Sample[] | Promise<Sample[]>,
 ) {
   const metric = {
     name,
     help,
     type,
     aggregator: 'sum' as const,
-    get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+    get: async () => ({ name, help, type, aggregator: 'sum', values: await values() }),
     reset() {},
   };
   return metric as never;
@@ -77,6 +89,12 @@ export interface PoolStats {
   total: number;
   idle: number;
   waiting: number;
+}
+
+export interface MetricsOptions {
+  engine: 'sqlite' | 'postgres';
+  /** The shared dependency check (readyz's), run at each scrape. */
+  dependencies: () => Promise<DependencyReport>;
 }
 
 export class PrometheusMetrics implements Metrics {
@@ -93,9 +111,59 @@ export class PrometheusMetrics implements Metrics {
     failed: 0,
   };
 
-  constructor(store: Pick<Store, 'poolStats'>) {
+  private readonly unavailableCounts = new Map<UnavailableCause, number>(
+    UNAVAILABLE_CAUSES.map((cause) => [cause, 0]),
+  );
+
+  constructor(store: Pick<Store, 'poolStats'>, options: MetricsOptions) {
     collectDefaultMetrics({ register: this.registry });
     const registry = this.registry;
+    registry.registerMetric(
+      scraped(
+        'stockroom_build_info',
+        'Always 1; its labels say what runs: the Stockroom version, the database engine and the Node.js version.',
+        'gauge',
+        () => [
+          {
+            value: 1,
+            labels: { version: VERSION, engine: options.engine, node: process.versions.node },
+          },
+        ],
+      ),
+    );
+    registry.registerMetric(
+      scraped(
+        'stockroom_unavailable_responses_total',
+        'Requests answered 503 SERVICE_UNAVAILABLE, by cause: database (it did not answer), rate_limiter (Redis or the cluster primary did not answer), not_ready (readyz found a dependency down), draining (readyz while shutting down).',
+        'counter',
+        () =>
+          [...this.unavailableCounts].map(([cause, value]) => ({ value, labels: { cause } })),
+      ),
+    );
+    registry.registerMetric(
+      scraped(
+        'stockroom_dependency_up',
+        'Whether a dependency answered a ping at this scrape (1) or not (0) within 1 s: database, and redis when REDIS_URL is set.',
+        'gauge',
+        async () =>
+          Object.entries(await options.dependencies()).map(([dependency, check]) => ({
+            value: check.state === 'ok' ? 1 : 0,
+            labels: { dependency },
+          })),
+      ),
+    );
+    registry.registerMetric(
+      scraped(
+        'stockroom_dependency_ping_seconds',
+        'How long the ping of this scrape took, per dependency (1 when it did not answer within 1 s).',
+        'gauge',
+        async () =>
+          Object.entries(await options.dependencies()).map(([dependency, check]) => ({
+            value: check.seconds,
+            labels: { dependency },
+          })),
+      ),
+    );
     registry.registerMetric(
       scraped(
         'stockroom_http_requests_total',
@@ -222,5 +290,9 @@ export class PrometheusMetrics implements Metrics {
 
   webhookAttempt(outcome: WebhookOutcome): void {
     this.webhookAttempts[outcome]++;
+  }
+
+  unavailable(cause: UnavailableCause): void {
+    this.unavailableCounts.set(cause, (this.unavailableCounts.get(cause) ?? 0) + 1);
   }
 }
