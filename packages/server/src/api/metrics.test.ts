@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../keys/format.js';
 import type { PrometheusMetrics } from '../metrics/metrics.js';
@@ -219,6 +220,30 @@ describe('what an SRE watches', () => {
       expect(samples.get('stockroom_dependency_up{dependency="redis"}')).toBe(0);
       expect(samples.get('stockroom_dependency_up{dependency="database"}')).toBe(1);
       expect(samples.get('stockroom_unavailable_responses_total{cause="not_ready"}')).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the metrics reference', () => {
+  it('documents every metric Stockroom registers, in both languages', async () => {
+    const server = await startTestServer({ env: { METRICS_PORT: '0' } });
+    try {
+      const metrics = server.server.services.metrics as PrometheusMetrics;
+      const names = (await metrics.registry.getMetricsAsJSON())
+        .map((metric) => metric.name)
+        .filter((name) => name.startsWith('stockroom_'));
+      // Registered only on PostgreSQL and in a cluster's main process.
+      names.push('stockroom_database_pool_connections', 'stockroom_cluster_workers');
+      expect(names).toContain('stockroom_webhook_attempts_total');
+      for (const locale of ['en', 'es']) {
+        const page = readFileSync(
+          new URL(`../../../../docs/${locale}/self-hosting.mdx`, import.meta.url),
+          'utf8',
+        );
+        for (const name of names) expect(page, `${locale}: ${name}`).toContain(`| \`${name}\` |`);
+      }
     } finally {
       await server.close();
     }

@@ -32,7 +32,12 @@ export interface Metrics {
  * primary) did not answer; readyz found a dependency not ready; the process is draining.
  */
 export type UnavailableCause = 'database' | 'rate_limiter' | 'not_ready' | 'draining';
-const UNAVAILABLE_CAUSES: UnavailableCause[] = ['database', 'rate_limiter', 'not_ready', 'draining'];
+const UNAVAILABLE_CAUSES: UnavailableCause[] = [
+  'database',
+  'rate_limiter',
+  'not_ready',
+  'draining',
+];
 
 export type RateLimitReason = 'key' | 'auth_failures';
 /** Accepted; failed and to be retried; failed for good (the webhook was disabled). */
@@ -136,8 +141,7 @@ export class PrometheusMetrics implements Metrics {
         'stockroom_unavailable_responses_total',
         'Requests answered 503 SERVICE_UNAVAILABLE, by cause: database (it did not answer), rate_limiter (Redis or the cluster primary did not answer), not_ready (readyz found a dependency down), draining (readyz while shutting down).',
         'counter',
-        () =>
-          [...this.unavailableCounts].map(([cause, value]) => ({ value, labels: { cause } })),
+        () => [...this.unavailableCounts].map(([cause, value]) => ({ value, labels: { cause } })),
       ),
     );
     registry.registerMetric(
