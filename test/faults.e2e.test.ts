@@ -147,7 +147,9 @@ describe('serve --workers 3: a worker killed under load', () => {
     const startTimes = [...scraped.matchAll(/^process_start_time_seconds\{worker="(\w+)"\} \d+/gm)];
     expect(startTimes.map((match) => match[1])).toContain('primary');
     expect(startTimes).toHaveLength(4);
-    expect(scraped.match(/^stockroom_build_info\{[^}]*engine="sqlite"[^}]*\} 1$/gm)).toHaveLength(3);
+    expect(scraped.match(/^stockroom_build_info\{[^}]*engine="sqlite"[^}]*\} 1$/gm)).toHaveLength(
+      3,
+    );
 
     // Steady load: 12 loops, each on one keep-alive connection of its own.
     const outcomes: Outcome[] = [];

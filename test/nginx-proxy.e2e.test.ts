@@ -153,8 +153,12 @@ function code(answer: Answer): string | number {
 async function startInstance(
   databaseUrl: string,
   env: Record<string, string>,
+  args: string[] = [],
 ): Promise<{ serve: ServeProcess; apiPort: number; docsPort: number }> {
-  const serve = await startServeProcess({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env });
+  const serve = await startServeProcess(
+    { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+    args,
+  );
   const docs = await serve.waitForLine(/Docs:\s+http/);
   return {
     serve,
@@ -195,9 +199,11 @@ describe.skipIf(pgSkip !== null)('behind the nginx example', () => {
   const instances: Array<{ serve: ServeProcess; apiPort: number; docsPort: number }> = [];
   let nginx: Nginx;
   const serves = () => instances.map((i) => i.serve);
+  let schemaUrl: string;
 
   beforeAll(async () => {
     schema = await createTestSchema();
+    schemaUrl = schema.url;
     store = new PostgresStore(schema.url);
     await store.migrate();
     const org = await store.createOrganization({
@@ -319,6 +325,62 @@ describe.skipIf(pgSkip !== null)('behind the nginx example', () => {
     expect(proxied.status).toBe(200);
     expect(proxied.body).toBe(direct.body);
     expect(readFileSync(`${nginx.dir}/error.log`, 'utf8')).not.toMatch(/temporary file/);
+  });
+
+  it('loses no request while each instance in turn is restarted (a rolling upgrade)', async () => {
+    // Clients keep their connections to nginx open, as browsers and integrations do.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8, localAddress: CLIENT_B });
+    const outcomes: Array<number | string> = [];
+    let running = true;
+    const loop = async () => {
+      while (running) {
+        const path = outcomes.length % 2 === 0 ? `${ITEMS}?limit=5` : '/api/v1/organization';
+        outcomes.push(
+          await new Promise<number | string>((resolve) => {
+            const request = http.get(
+              `${nginx.apiUrl}${path}`,
+              { agent, headers: { 'x-api-key': key } },
+              (response) => {
+                response.resume();
+                response.on('end', () => resolve(response.statusCode as number));
+              },
+            );
+            request.on('error', (error) => resolve(error.message));
+          }),
+        );
+      }
+    };
+    const loops = Array.from({ length: 8 }, loop);
+    const servedBy = (instance: ServeProcess) =>
+      instance.lines.filter((line) => line.includes('"msg":"request"')).length;
+    try {
+      for (const index of [0, 1]) {
+        const old = instances[index] as (typeof instances)[number];
+        const before = outcomes.length;
+        // What a supervisor does: SIGTERM, wait for the exit, start the new version.
+        await old.serve.stop();
+        const replacement = await startInstance(
+          schemaUrl,
+          { TRUST_PROXY: '127.0.0.1', AUTH_FAILURE_LIMIT: '3/1d' },
+          ['--port', String(old.apiPort), '--docs-port', String(old.docsPort)],
+        );
+        instances[index] = replacement;
+        // The new instance takes its share again before the next one goes.
+        const deadline = Date.now() + 20_000;
+        while (servedBy(replacement.serve) < 20 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(servedBy(replacement.serve)).toBeGreaterThanOrEqual(20);
+        expect(outcomes.length).toBeGreaterThan(before);
+      }
+    } finally {
+      running = false;
+      await Promise.all(loops);
+      agent.destroy();
+    }
+    const failed = outcomes.filter((outcome) => outcome !== 200);
+    expect(failed).toEqual([]);
+    expect(outcomes.length).toBeGreaterThan(100);
   });
 
   it('sends requests to the other instance when one is gone (proxy_next_upstream)', async () => {
