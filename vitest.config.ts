@@ -46,6 +46,7 @@ export default defineConfig(async () => {
               'packages/*/src/**/*.test.ts',
               'packages/*/test/**/*.test.ts',
               'test/**/*.test.ts',
+              'deploy/**/*.test.ts',
             ],
             env: { STOCKROOM_TEST_ENGINE: 'sqlite' },
           },

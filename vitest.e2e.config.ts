@@ -15,7 +15,11 @@ export default defineConfig(async () => {
   }
   return {
     test: {
-      include: ['packages/*/src/**/*.e2e.test.ts', 'test/**/*.e2e.test.ts'],
+      include: [
+        'packages/*/src/**/*.e2e.test.ts',
+        'test/**/*.e2e.test.ts',
+        'deploy/**/*.e2e.test.ts',
+      ],
       exclude: ['**/node_modules/**', '**/dist/**'],
       testTimeout: 120_000,
       hookTimeout: 120_000,

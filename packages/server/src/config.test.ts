@@ -306,3 +306,11 @@ describe('production safety', () => {
     expect(configWarnings(loadConfig({}))).toEqual([]);
   });
 });
+
+describe('REDIS_URL errors', () => {
+  it('never repeat the value, which may hold a password', () => {
+    expect(() => loadConfig({ REDIS_URL: 'http://user:hunter2@cache:6379' })).toThrow(
+      'REDIS_URL must start with redis:// or rediss:// (e.g. redis://127.0.0.1:6379), got a value starting with "http:"',
+    );
+  });
+});

@@ -402,7 +402,10 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
   }
   const redisUrl = merged.REDIS_URL || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
-    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`);
+    // Never the value itself: a URL of another scheme can still carry a password.
+    throw new ConfigError(
+      `REDIS_URL must start with redis:// or rediss:// (e.g. redis://127.0.0.1:6379), got a value starting with "${redisUrl.split(':')[0]}:"`,
+    );
   }
   const redisPrefix = merged.REDIS_PREFIX || DEFAULT_REDIS_PREFIX;
   // Keys are matched by prefix (SCAN MATCH) to clean up: glob characters would match others'.
