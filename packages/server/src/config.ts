@@ -83,6 +83,12 @@ export interface Config {
   shutdownDelayMs: number;
   logLevel: string;
   nodeEnv: string;
+  /**
+   * OpenTelemetry tracing (tracing/tracing.ts): on when OTEL_EXPORTER_OTLP_ENDPOINT or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set, unless OTEL_SDK_DISABLED=true or
+   * OTEL_TRACES_EXPORTER=none. The SDK reads every other OTEL_* variable itself.
+   */
+  tracing: boolean;
 }
 
 export class ConfigError extends Error {
@@ -385,6 +391,13 @@ function adminSettings(
   };
 }
 
+/** Whether the OTEL_* variables ask for traces (Config `tracing`). */
+export function tracingRequested(env: Env): boolean {
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  return env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() !== 'none';
+}
+
 /** Builds the typed configuration from the environment; flags are passed in as env-style overrides. */
 export function loadConfig(env: Env = process.env, overrides: Env = {}): Config {
   const merged: Env = { ...env };
@@ -448,5 +461,6 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
     ...shutdown(merged),
     logLevel,
     nodeEnv: merged.NODE_ENV || 'development',
+    tracing: tracingRequested(merged),
   };
 }
