@@ -65,6 +65,8 @@ export class Tracing {
     const resource = resourceFromAttributes({
       'service.name': 'stockroom',
       'service.version': VERSION,
+      // Tells apart the workers of `serve --workers N`, each exporting its own spans.
+      'process.pid': process.pid,
     }).merge(detectResources({ detectors: [envDetector] }));
     // The exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT…; the
     // provider OTEL_TRACES_SAMPLER(_ARG) and the span limits; the processor OTEL_BSP_*.
