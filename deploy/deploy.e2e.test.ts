@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import {
   chmodSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -167,19 +168,22 @@ describe('deploy/Dockerfile', () => {
     mkdirSync(data);
     const [port, docsPort] = [await freePort(), await freePort()];
     const env = imageEnv(dockerfile);
-    expect(env).toMatchObject({ NODE_ENV: 'production', DATABASE_URL: '/data/stockroom.db' });
+    expect(env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
+    // DATABASE_URL unset: DATABASE_URL_FILE alone must be possible (both are refused).
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(/^WORKDIR \/app$/m.test(dockerfile.split(/^FROM /m).at(-1) as string)).toBe(true);
     const runtimeEnv: NodeJS.ProcessEnv = {
       ...env,
       HOST: '127.0.0.1',
       PORT: String(port),
       DOCS_PORT: String(docsPort),
-      DATABASE_URL: path.join(data, 'stockroom.db'),
       PATH: `${path.join(app, 'node_modules/.bin')}:${path.dirname(process.execPath)}:/usr/bin:/bin`,
       HOME: data,
     };
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
     expect(cmd).toEqual(['stockroom', 'serve']);
-    const server = spawn(cmd[0] as string, cmd.slice(1), { cwd: data, env: runtimeEnv });
+    // WORKDIR /app: the database is ./data/stockroom.db under it.
+    const server = spawn(cmd[0] as string, cmd.slice(1), { cwd: app, env: runtimeEnv });
     let output = '';
     server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
@@ -203,6 +207,7 @@ describe('deploy/Dockerfile', () => {
       const healthy = run(process.execPath, healthcheck.slice(1), { env: runtimeEnv });
       expect(healthy.status).toBe(0);
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      expect(existsSync(path.join(app, 'data/stockroom.db'))).toBe(true);
       // The package as installed: production dependencies only.
       expect(() =>
         execFileSync(process.execPath, ['-e', "require.resolve('vitest')"], { cwd: app }),

@@ -23,6 +23,18 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBe(path.resolve('data/stockroom.db'));
   });
 
+  it('turns tracing on with an OTLP endpoint, unless the SDK or its exporter is turned off', () => {
+    const tracing = (env: Record<string, string>) => loadConfig(env).tracing;
+    expect(tracing({})).toBe(false);
+    expect(tracing({ OTEL_SERVICE_NAME: 'inventory' })).toBe(false);
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
+    expect(tracing({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces' })).toBe(true);
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(tracing({ ...endpoint, OTEL_SDK_DISABLED: 'true' })).toBe(false);
+    expect(tracing({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+    expect(tracing({ ...endpoint, OTEL_TRACES_EXPORTER: 'otlp' })).toBe(true);
+  });
+
   it('reads TRUST_PROXY as true, false, a hop count, or addresses and networks', () => {
     const read = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
     expect(read('')).toBe(false);

@@ -88,6 +88,12 @@ export interface Config {
   allowPublicAdmin: boolean;
   /** ALLOW_PUBLIC_METRICS: lets production metrics bind a non-loopback METRICS_HOST. */
   allowPublicMetrics: boolean;
+  /**
+   * OpenTelemetry tracing (tracing/tracing.ts): on when OTEL_EXPORTER_OTLP_ENDPOINT or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set, unless OTEL_SDK_DISABLED=true or
+   * OTEL_TRACES_EXPORTER=none. The SDK reads every other OTEL_* variable itself.
+   */
+  tracing: boolean;
 }
 
 export class ConfigError extends Error {
@@ -390,6 +396,13 @@ function adminSettings(
   };
 }
 
+/** Whether the OTEL_* variables ask for traces (Config `tracing`). */
+export function tracingRequested(env: Env): boolean {
+  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return false;
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  return env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() !== 'none';
+}
+
 /** Builds the typed configuration from the environment; flags are passed in as env-style overrides. */
 export function loadConfig(env: Env = process.env, overrides: Env = {}): Config {
   // Files first, flags after: `--database` still wins over DATABASE_URL_FILE.
@@ -459,6 +472,7 @@ export function loadConfig(env: Env = process.env, overrides: Env = {}): Config 
     nodeEnv: merged.NODE_ENV || 'development',
     allowPublicAdmin: flag('ALLOW_PUBLIC_ADMIN', merged.ALLOW_PUBLIC_ADMIN),
     allowPublicMetrics: flag('ALLOW_PUBLIC_METRICS', merged.ALLOW_PUBLIC_METRICS),
+    tracing: tracingRequested(merged),
   };
   refuseUnsafeProduction(config);
   return config;

@@ -12,6 +12,7 @@ import { type Metrics, NO_METRICS, PrometheusMetrics } from './metrics/metrics.j
 import { openStore } from './store/open.js';
 import { connectionLossCode } from './store/postgres/errors.js';
 import { type Store, StoreUnavailableError } from './store/types.js';
+import type { Tracing } from './tracing/tracing.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 /** The services a server process builds once at boot and shares with every request. */
@@ -31,6 +32,8 @@ export interface Services {
   tombstones: TombstonePurger;
   /** Prometheus metrics when METRICS_PORT is set; NO_METRICS otherwise. */
   metrics: Metrics;
+  /** OpenTelemetry tracing when an OTLP endpoint is set (config `tracing`); null otherwise. */
+  tracing: Tracing | null;
   /** Resolved public docs URL (used in error `docUrl`s). */
   publicDocsUrl: string;
   /**
@@ -56,7 +59,9 @@ export interface ServiceOptions {
 }
 
 export async function createServices(config: Config, options: ServiceOptions): Promise<Services> {
-  const store = await openStore(config.databaseUrl, {
+  // Loaded only when asked for: without an OTLP endpoint no @opentelemetry module is loaded.
+  const tracing = config.tracing ? (await import('./tracing/tracing.js')).startTracing() : null;
+  const opened = await openStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     timeoutMs: config.databaseTimeoutMs,
     // SQLite's statements off this event loop (store/sqlite/sqlite-threads.ts).
@@ -64,6 +69,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
     onThreadLost: (info) =>
       options.logger?.warn(info, 'a SQLite thread was replaced; its calls answered 503'),
   });
+  // With tracing, the store's calls made inside a request are its spans' children.
+  const store = tracing
+    ? tracing.traceStore(opened, opened.engine === 'postgres' ? 'postgresql' : 'sqlite')
+    : opened;
   store.availability?.setLog(options.logger ?? null);
   // While the database is away (or not reached yet, at a start), the background jobs' failures
   // (webhook polls, key-usage flushes, tombstone purges) go to debug: the outage has its own
@@ -83,12 +92,10 @@ export async function createServices(config: Config, options: ServiceOptions): P
     info: (object: Record<string, unknown>, message: string) =>
       options.logger?.info(object, message),
   };
-  const rateLimiter = await createRateLimiter(
-    config,
-    store,
-    log,
-    options.primary ? { primary: options.primary } : {},
-  );
+  const rateLimiter = await createRateLimiter(config, store, log, {
+    ...(options.primary ? { primary: options.primary } : {}),
+    ...(tracing ? { traceRedis: (redis) => tracing.traceRedis(redis) } : {}),
+  });
   const usage = new KeyUsageRecorder(store, 5_000, (error) =>
     log.warn({ err: error }, 'could not record key usage'),
   );
@@ -124,6 +131,7 @@ export async function createServices(config: Config, options: ServiceOptions): P
     webhooks,
     tombstones: purger,
     metrics,
+    tracing,
     publicDocsUrl: options.publicDocsUrl,
     publicApiUrl: options.publicApiUrl,
     draining: false,
@@ -134,6 +142,8 @@ export async function createServices(config: Config, options: ServiceOptions): P
       await usage.close();
       await rateLimiter.close();
       await store.close();
+      // The spans of the last requests are exported (bounded: tracing.ts SHUTDOWN_DEADLINE_MS).
+      await tracing?.shutdown();
     },
   };
 }

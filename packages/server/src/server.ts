@@ -347,6 +347,9 @@ export async function createDocsHost(
       trustProxy: services.config.trustProxy,
       // The same process logger; `app` tells its lines from the API's (both log `request`).
       logger: logger ? logger.child({ app: 'docs' }) : false,
+      ...(services.tracing
+        ? { instrument: services.tracing.instrument.bind(services.tracing) }
+        : {}),
     }),
     services,
   );

@@ -12,7 +12,7 @@ const urls = {
 
 describe('startupSummary', () => {
   it('says what runs, with every optional part on or off', () => {
-    const summary = startupSummary(loadConfig({ DATABASE_URL: ':memory:' }), urls, 1, {});
+    const summary = startupSummary(loadConfig({ DATABASE_URL: ':memory:' }), urls, 1);
     expect(summary).toEqual({
       version: VERSION,
       node: process.versions.node,
@@ -39,12 +39,12 @@ describe('startupSummary', () => {
       REDIS_URL: 'redis://default:redis-secret@cache:6379/0',
       ADMIN_TOKEN: token,
       WEBHOOKS: 'off',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
     });
     const summary = startupSummary(
       config,
       { ...urls, adminUrl: 'http://127.0.0.1:3002', metricsUrl: 'http://127.0.0.1:9464/metrics' },
       2,
-      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' },
     );
     const text = JSON.stringify(summary);
     for (const secret of ['db-secret', 'ssl-secret', 'redis-secret', token]) {

@@ -25,11 +25,6 @@ export function maskUrl(raw: string): string {
   return parsed.toString();
 }
 
-/** Whether OpenTelemetry's standard variables ask for traces to be exported. */
-export function tracingRequested(env: Record<string, string | undefined>): boolean {
-  return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT);
-}
-
 /**
  * The one log line that says what runs: version, engine, where each host listens and which
  * optional parts are on. No secret appears: database and Redis URLs are masked, the admin
@@ -39,7 +34,6 @@ export function startupSummary(
   config: Config,
   urls: StartedUrls,
   workers: number,
-  env: Record<string, string | undefined> = process.env,
 ): Record<string, unknown> {
   const postgres = isPostgresUrl(config.databaseUrl);
   return {
@@ -55,7 +49,7 @@ export function startupSummary(
     metrics: urls.metricsUrl ?? 'off',
     redis: config.redisUrl === undefined ? 'off' : maskUrl(config.redisUrl),
     webhooks: config.webhooksEnabled ? 'on' : 'off',
-    tracing: tracingRequested(env) ? 'on' : 'off',
+    tracing: config.tracing ? 'on' : 'off',
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
   };

@@ -151,8 +151,10 @@ export async function createAdminApp(
   options: AdminAppOptions,
 ): Promise<FastifyInstance> {
   const checkToken = adminTokenCheck(token);
+  const tracing = services.tracing;
   const app = await createHost<AdminError>({
     logger: options.logger,
+    ...(tracing ? { instrument: (host: FastifyInstance) => tracing.instrument(host) } : {}),
     trustProxy: services.config.trustProxy,
     maxParamLength: 200,
     headers: { requestIds: true, always: SECURITY_HEADERS },

@@ -161,6 +161,18 @@ function apiErrors(services: Services): ErrorTable<ApiError> {
   };
 }
 
+/** What a request span tells of the caller: the key's id and organization, never the key. */
+function keyAttributes(request: FastifyRequest): Record<string, string> | undefined {
+  const principal = request.principal;
+  if (!principal) return undefined;
+  const organization = request.organization ?? principal.organization;
+  return {
+    'stockroom.key.id': principal.key.id,
+    'stockroom.organization.id': organization.id,
+    'stockroom.organization.slug': organization.slug,
+  };
+}
+
 /** Builds the public API host (not listening yet). */
 export async function createApiApp(
   services: Services,
@@ -175,8 +187,13 @@ export async function createApiApp(
       ...(error.status === 405 ? [['allow', ALLOW] as const] : []),
     ],
   );
+  const tracing = services.tracing;
   const app = await createHost<ApiError>({
     logger: options.logger,
+    // The key's id and its organization (never the key): tracing/tracing.ts.
+    ...(tracing
+      ? { instrument: (host: FastifyInstance) => tracing.instrument(host, keyAttributes) }
+      : {}),
     trustProxy: services.config.trustProxy,
     maxParamLength: 200,
     headers: {

@@ -29,6 +29,8 @@ export interface DocsAppOptions {
   logger?: FastifyBaseLogger | false;
   /** TRUST_PROXY: whose X-Forwarded-For names the client of a log line; no one by default. */
   trustProxy?: TrustProxy;
+  /** Hooks run before every other: tracing, when on (http/host.ts `instrument`). */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 const ALLOW = 'GET, HEAD';
@@ -245,6 +247,7 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
 
   const app = await createHost<DocsError>({
     logger: options.logger,
+    ...(options.instrument ? { instrument: options.instrument } : {}),
     trustProxy: options.trustProxy ?? false,
     maxParamLength: MAX_PARAM_LENGTH,
     // As ever on this host: a request that arrives while it closes gets Fastify's own 503.

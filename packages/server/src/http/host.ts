@@ -119,6 +119,8 @@ export interface HostDescription<E> {
   settle?(request: FastifyRequest, reply: FastifyReply): Promise<unknown> | undefined;
   /** Told of every answer (the API's metrics); `route` is null for a request no route took. */
   count?(route: string | null, status: number, seconds: number): void;
+  /** Hooks that must run before every other (tracing, when on: tracing/tracing.ts). */
+  instrument?(app: FastifyInstance): void;
 }
 
 /**
@@ -262,6 +264,8 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
       ),
     );
   }
+
+  host.instrument?.(app);
 
   // CONNECT never reaches Fastify (connect.ts): refused like any method the host does not take.
   answerConnect(app.server, (request) => {

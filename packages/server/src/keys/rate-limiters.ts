@@ -11,6 +11,14 @@ export interface RateLimiterOptions {
    * workers count through the primary (ipc-rate-limit.ts) without Redis and while it is down.
    */
   primary?: IpcEndpoint;
+  /** With tracing on: gives the Redis limiter's commands their spans (tracing/tracing.ts). */
+  traceRedis?: <L extends RedisCommands>(redis: L) => L;
+}
+
+/** What `traceRedis` wraps: the limiter's two Redis commands. */
+interface RedisCommands {
+  hit: RateLimiter['hit'];
+  ping(): Promise<void>;
 }
 
 /**
@@ -30,7 +38,8 @@ export async function createRateLimiter(
   if (!config.redisUrl) return local;
   // Loaded only when asked for: ioredis is a measurable part of a start without Redis.
   const { RedisRateLimiter } = await import('./redis-rate-limit.js');
-  const redis = new RedisRateLimiter(config.redisUrl, { prefix: `${config.redisPrefix}rl:` });
+  const created = new RedisRateLimiter(config.redisUrl, { prefix: `${config.redisPrefix}rl:` });
+  const redis = options.traceRedis ? options.traceRedis(created) : created;
   const limiter = new FallbackRateLimiter(redis, local, log);
   // Redis is optional: a server starts without it (degraded: logged once) and picks it up when
   // it comes. The start waits for it at most a second (a hung Redis accepts connections and
