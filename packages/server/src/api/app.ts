@@ -1,9 +1,10 @@
-import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../context.js';
 import { codedErrorHeaders, envelopeAnswers } from '../http/envelope-answers.js';
 import { createHost, type ErrorTable, MAX_HEADER_BYTES } from '../http/host.js';
+import { levelEnabled } from '../http/lazy-child-logger.js';
+import { routeOf } from '../http/route-of.js';
 import { logUnavailable } from '../http/unavailable.js';
 import { maskKeys } from '../keys/format.js';
 import { RateLimiterUnavailableError } from '../keys/rate-limit.js';
@@ -52,8 +53,13 @@ const EXPOSED_HEADERS = [
   'etag',
   'deprecation',
 ];
-/** The route @fastify/cors adds for preflights on any path; here it only leads to a 404. */
-const CORS_CATCH_ALL = '*';
+const EXPOSED = EXPOSED_HEADERS.join(', ');
+/** What a preflight on a known path is told (answered by that path's OPTIONS route). */
+const PREFLIGHT_HEADERS = [
+  ['access-control-allow-methods', ALLOW],
+  ['access-control-allow-headers', 'authorization, content-type, x-api-key, if-none-match'],
+  ['access-control-max-age', '600'],
+] as const;
 /**
  * The longest request target (path and query) the API reads; longer ones answer 400 naming the
  * limit. Every parameter fits in far less (search is at most 200 characters, a cursor 1024).
@@ -180,6 +186,20 @@ export async function createApiApp(
 ): Promise<FastifyInstance> {
   const corsOrigins = services.config.corsOrigins;
   const metrics = services.metrics;
+  // CORS headers of every answer, written by hand rather than by @fastify/cors: its hook
+  // copies its options and reads the route for each request, which cost more than the rest of
+  // a health check together. Origins are a fixed list (or *), so nothing is worked out per request.
+  const corsHeaders = (request: FastifyRequest, reply: FastifyReply): void => {
+    if (corsOrigins === '*') reply.header('access-control-allow-origin', '*');
+    else {
+      reply.header('vary', 'Origin');
+      const origin = request.headers.origin;
+      if (origin !== undefined && corsOrigins.includes(origin)) {
+        reply.header('access-control-allow-origin', origin);
+      }
+    }
+    reply.header('access-control-expose-headers', EXPOSED);
+  };
   const representation = envelopeAnswers<ApiError>(
     (error, requestId) => errorBody(error, requestId, services.publicDocsUrl),
     (error) => [
@@ -201,24 +221,13 @@ export async function createApiApp(
       always: SECURITY_HEADERS,
       onSockets: [
         ...(corsOrigins === '*' ? [['access-control-allow-origin', '*'] as const] : []),
-        ['access-control-expose-headers', EXPOSED_HEADERS.join(', ')],
+        ['access-control-expose-headers', EXPOSED],
       ],
-      // What the CORS plugin's hook gives every other answer.
-      beforeRouting: (request, reply) => {
-        const origin = request.headers.origin;
-        if (corsOrigins === '*') reply.header('access-control-allow-origin', '*');
-        else {
-          reply.header('vary', 'Origin');
-          if (origin !== undefined && corsOrigins.includes(origin)) {
-            reply.header('access-control-allow-origin', origin);
-          }
-        }
-        reply.header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
-      },
+      // What the CORS hook below gives every other answer.
+      beforeRouting: corsHeaders,
     },
     representation,
     errors: apiErrors(services),
-    catchAllRoutes: [CORS_CATCH_ALL],
     // Never the key or the Authorization header: the key's id.
     logFields: (request) => ({ keyId: request.principal?.key.id ?? null }),
     // A use spent on a request that then failed on our side is given back.
@@ -242,31 +251,23 @@ export async function createApiApp(
             metrics.request(route ?? 'unmatched', status, seconds),
         }
       : {}),
-    beforeRouting: async (host) => {
-      // At debug level, so an operator (or a drain test) can tell a request was accepted.
+    beforeRouting: (host) => {
+      // At debug level, so an operator (or a drain test) can tell a request was accepted. The
+      // level is asked first: building the line's fields is most of its cost.
       host.addHook('onRequest', (request, _reply, done) => {
-        request.log.debug(
-          {
-            method: request.method,
-            route: request.routeOptions.url ?? null,
-            requestId: request.id,
-          },
-          'request received',
-        );
+        if (levelEnabled(host.log, 'debug')) {
+          request.log.debug(
+            { method: request.method, route: routeOf(request).url ?? null, requestId: request.id },
+            'request received',
+          );
+        }
         done();
       });
-      // After the shell's header hook: preflights, which this plugin answers itself, carry
-      // x-request-id too. Before the answers to unknown paths, so that these carry its headers.
-      await host.register(cors, {
-        origin: corsOrigins === '*' ? '*' : corsOrigins,
-        methods: ['GET', 'HEAD', 'OPTIONS'],
-        allowedHeaders: ['authorization', 'content-type', 'x-api-key', 'if-none-match'],
-        exposedHeaders: EXPOSED_HEADERS,
-        maxAge: 600,
-        strictPreflight: false,
-        // Preflights are answered on the known paths only (their OPTIONS routes below turn
-        // this back on); on any other path the plugin's catch-all OPTIONS route leads to a 404.
-        preflight: false,
+      // After the shell's header hook, before the answers to unknown paths, so that these
+      // carry the CORS headers too.
+      host.addHook('onRequest', (request, reply, done) => {
+        corsHeaders(request, reply);
+        done();
       });
       host.addHook('onRequest', (request, reply, done) => {
         if (request.url.length > MAX_URL_LENGTH) {
@@ -329,13 +330,12 @@ export async function createApiApp(
   // They answer in onRequest, before any body is read: a POST with a malformed or unsupported
   // body is still a 405, not a 400 about the body.
   for (const url of KNOWN_PATHS) {
-    // The CORS hook answers these preflights itself (204 with the allowed methods and headers);
-    // the handler only runs if it did not.
-    app.options(
-      url,
-      { schema: { hide: true } as never, config: { cors: { preflight: true } } },
-      async (_request, reply) => reply.code(204).send(),
-    );
+    // Preflights: answered on the known paths only (OPTIONS elsewhere is a 404), with the
+    // allowed methods and headers; no key is asked for, as browsers send none with them.
+    app.options(url, { schema: { hide: true } as never }, (_request, reply) => {
+      for (const [name, value] of PREFLIGHT_HEADERS) reply.header(name, value);
+      reply.code(204).header('content-length', '0').send();
+    });
     app.route({
       method: [...OTHER_METHODS],
       url,

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../context.js';
 import { clientAddressOf } from '../http/client-address.js';
+import { routeOf } from '../http/route-of.js';
 import { hashKey, isWellFormedKey } from '../keys/format.js';
 import type { ApiKeyRecord, KeyContext, Organization } from '../store/types.js';
 import { isoTime } from '../time.js';
@@ -172,7 +173,7 @@ export function authenticate(services: Services) {
 
   function identify(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
     reply.header('cache-control', 'private, no-cache');
-    const access = request.routeOptions.config.access;
+    const access = routeOf(request).config.access;
     if (!access) return undefined;
     if (access.organizationOverride && hasOwn(request.query, 'organizationId')) {
       reply.header('deprecation', 'true');
@@ -243,7 +244,7 @@ function hasOwn(query: unknown, name: string): boolean {
  */
 export function authorize(services: Services) {
   function check(request: FastifyRequest): Promise<void> | undefined {
-    const access = request.routeOptions.config.access;
+    const access = routeOf(request).config.access;
     const principal = request.principal;
     if (!access || !principal) return undefined;
     if (!principal.member) {

@@ -17,8 +17,10 @@ import {
   useClientAddress,
 } from './client-address.js';
 import { answerConnect, type Header, rawAnswer } from './connect.js';
+import { lazyChildLogger } from './lazy-child-logger.js';
 import { requestIdOf } from './request-id.js';
 import { RouteMethods } from './route-methods.js';
+import { rememberRoutes, routeOf } from './route-of.js';
 
 export type { Header } from './connect.js';
 
@@ -143,14 +145,19 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
   const send = (request: FastifyRequest, reply: FastifyReply, error: E) =>
     representation.send(request, reply, error);
 
-  /** The one log line of a request (never a URL, which may hold anything, nor a header). */
+  /**
+   * The one log line of a request (never a URL, which may hold anything, nor a header). It is
+   * written through the host's logger with the request id as `reqId`, as a request's child
+   * logger would bind it, so that no child is made for a request that logs nothing else.
+   */
   const logRequest = (
     request: FastifyRequest,
     reply: FastifyReply,
-    route: string | undefined = request.routeOptions.url,
+    route: string | undefined = routeOf(request).url,
   ): void => {
-    request.log.info(
+    app.log.info(
       {
+        reqId: request.id,
         method: request.method,
         route: route ?? null,
         status: reply.statusCode,
@@ -177,7 +184,9 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
   ];
 
   const app = Fastify({
-    ...(host.logger ? { loggerInstance: host.logger } : { logger: false }),
+    ...(host.logger
+      ? { loggerInstance: host.logger, childLoggerFactory: lazyChildLogger }
+      : { logger: false }),
     // One line per request comes from the shell's onResponse hook, with the fields it chooses.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trust,
@@ -291,6 +300,7 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
   });
 
   useClientAddress(app, trust);
+  rememberRoutes(app);
   app.addHook('onRoute', (route) => routes.add(route.url, route.method));
 
   // Hooks in callback style: no promise per request where nothing is awaited. Replying from a
@@ -316,10 +326,9 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
   // body is read: a POST of malformed JSON to a path that does not exist is a 404 (or a 405),
   // not a 400 about a body no route would read.
   app.addHook('onRequest', (request, reply, done) => {
-    // (Each read of routeOptions builds an object: only when some catch-all route exists.)
     if (
       request.is404 ||
-      (catchAll.length > 0 && catchAll.includes(request.routeOptions.url as string))
+      (catchAll.length > 0 && catchAll.includes(routeOf(request).url as string))
     ) {
       noRoute(request, reply);
       return;
@@ -332,7 +341,7 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
 
   app.addHook('onResponse', (request, reply, done) => {
     const finish = () => {
-      const route = request.routeOptions.url;
+      const route = routeOf(request).url;
       logRequest(request, reply, route);
       if (host.count) {
         const matched = !request.is404 && route !== undefined && !catchAll.includes(route);

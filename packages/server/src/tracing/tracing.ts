@@ -19,6 +19,7 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { routeOf } from '../http/route-of.js';
 import { maskKeys } from '../keys/format.js';
 import { VERSION } from '../version.js';
 
@@ -128,7 +129,7 @@ export class Tracing {
         this.propagator.extract(ROOT_CONTEXT, request.headers, defaultTextMapGetter),
       );
     traced[SPAN] = undefined;
-    const route = request.is404 ? undefined : request.routeOptions.url;
+    const route = request.is404 ? undefined : routeOf(request).url;
     // A route template only (never the raw URL); `*` is the CORS plugin's catch-all.
     if (route !== undefined && route !== '*') {
       span.updateName(`${request.method} ${route}`);
