@@ -4,19 +4,18 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Services } from '../context.js';
 import { codedErrorHeaders, envelopeAnswers } from '../http/envelope-answers.js';
 import { createHost, type ErrorTable, MAX_HEADER_BYTES } from '../http/host.js';
-import { logUnavailable } from '../http/unavailable.js';
 import { maskKeys } from '../keys/format.js';
-import { RateLimiterUnavailableError } from '../keys/rate-limit.js';
-import { StoreUnavailableError } from '../store/types.js';
 import { VERSION } from '../version.js';
 import { OPENAPI_WEBHOOKS } from '../webhooks/openapi.js';
-import { authenticate, authorize, WWW_AUTHENTICATE } from './auth.js';
+import { authenticate, authorize, refundQuota, WWW_AUTHENTICATE } from './auth.js';
 import { ApiError, errorBody } from './errors.js';
+import { internalError, knownFailure } from './failures.js';
 import { compileQueryValidator } from './query-validator.js';
 import authVerifyRoute from './routes/auth-verify.js';
 import healthRoute from './routes/health.js';
 import inventoryItemRoute from './routes/inventory-item.js';
 import inventoryItemsRoute from './routes/inventory-items.js';
+import mcpRoute, { isMcpRequest, MCP_PATH, mcpMethodNotAllowed } from './routes/mcp.js';
 import organizationRoute from './routes/organization.js';
 import probesRoute from './routes/probes.js';
 import { ErrorResponse, InventoryItem, Organization } from './schemas.js';
@@ -29,6 +28,7 @@ const ROUTES = [
   inventoryItemsRoute,
   inventoryItemRoute,
   probesRoute,
+  mcpRoute,
 ] as const;
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -86,13 +86,6 @@ function routeNotFound(request: FastifyRequest, path: string): ApiError {
   );
 }
 
-function internalError(request: FastifyRequest): ApiError {
-  return new ApiError(
-    'INTERNAL_ERROR',
-    `Something went wrong on our side. It has been logged with request id ${request.id}; retry later or report that id.`,
-  );
-}
-
 function methodNotAllowed(request: FastifyRequest, path: string): ApiError {
   return new ApiError(
     'METHOD_NOT_ALLOWED',
@@ -113,7 +106,11 @@ function apiErrors(services: Services): ErrorTable<ApiError> {
     paramTooLong: routeNotFound,
     // Any other method on a known path (POST, DELETE, TRACE, PROPFIND, …) is a 405, not a 404.
     noRoute: (request, path) =>
-      KNOWN_PATHS.includes(path) ? methodNotAllowed(request, path) : routeNotFound(request, path),
+      KNOWN_PATHS.includes(path)
+        ? methodNotAllowed(request, path)
+        : path === MCP_PATH
+          ? mcpMethodNotAllowed(request)
+          : routeNotFound(request, path),
     connect: () =>
       new ApiError(
         'METHOD_NOT_ALLOWED',
@@ -133,28 +130,7 @@ function apiErrors(services: Services): ErrorTable<ApiError> {
     },
     unreadable: (_request, error) =>
       new ApiError('INVALID_PARAMETER', `The request could not be read: ${error.message}`),
-    own: (error, request) => {
-      if (error instanceof ApiError) return error;
-      if (error instanceof StoreUnavailableError || error instanceof RateLimiterUnavailableError) {
-        logUnavailable(
-          request,
-          error,
-          services.store.availability,
-          error instanceof StoreUnavailableError
-            ? 'database unavailable'
-            : 'rate limiter unavailable',
-        );
-        services.metrics.unavailable(
-          error instanceof StoreUnavailableError ? 'database' : 'rate_limiter',
-        );
-        return new ApiError(
-          'SERVICE_UNAVAILABLE',
-          'The service is temporarily unavailable. Retry after the number of seconds in Retry-After.',
-          { headers: { 'retry-after': '1' } },
-        );
-      }
-      return undefined;
-    },
+    own: (error, request) => knownFailure(services, error, request),
     internal: { log: 'unhandled error', answer: internalError },
     // The only other framework error is about async route constraints, which no route here has.
     frameworkFailure: { log: 'unhandled framework error', answer: internalError },
@@ -184,7 +160,10 @@ export async function createApiApp(
     (error, requestId) => errorBody(error, requestId, services.publicDocsUrl),
     (error) => [
       ...codedErrorHeaders(error, WWW_AUTHENTICATE),
-      ...(error.status === 405 ? [['allow', ALLOW] as const] : []),
+      // A 405 of /mcp names its own methods.
+      ...(error.status === 405 && error.headers.allow === undefined
+        ? [['allow', ALLOW] as const]
+        : []),
     ],
   );
   const tracing = services.tracing;
@@ -220,20 +199,16 @@ export async function createApiApp(
     errors: apiErrors(services),
     catchAllRoutes: [CORS_CATCH_ALL],
     // Never the key or the Authorization header: the key's id.
-    logFields: (request) => ({ keyId: request.principal?.key.id ?? null }),
+    // On /mcp: the transport, and the JSON-RPC methods and tools the request carried.
+    logFields: (request) =>
+      isMcpRequest(request)
+        ? { keyId: request.principal?.key.id ?? null, transport: 'mcp', ...request.mcp }
+        : { keyId: request.principal?.key.id ?? null },
     // A use spent on a request that then failed on our side is given back.
     settle: (request, reply) => {
       const principal = request.principal;
       if (!request.quotaCharged || reply.statusCode < 500 || !principal) return undefined;
-      return services.store.refundQuota(principal.key.id).then(
-        // The cache holds the count this request's charge left (0 after the last use): it
-        // must see the refund too, or the given-back use answers KEY_EXHAUSTED until the
-        // entry expires.
-        (left) => {
-          if (left !== null) services.keys.noteRemaining(principal.hash, left);
-        },
-        () => {},
-      );
+      return refundQuota(services, principal);
     },
     // The route label of a request in metrics: its template, never the raw URL.
     ...(metrics.enabled
