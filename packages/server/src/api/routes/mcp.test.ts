@@ -389,6 +389,48 @@ describe('the MCP server at /mcp', () => {
     });
   });
 
+  it('never answers hostile bodies with a 5xx', async () => {
+    const bodies: Array<[string, Record<string, string>]> = [
+      ['', MCP_HEADERS],
+      ['null', MCP_HEADERS],
+      ['[]', MCP_HEADERS],
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_items","arguments":[1]}}',
+        MCP_HEADERS,
+      ],
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_item","arguments":{"itemId":{"$gt":""}}}}',
+        MCP_HEADERS,
+      ],
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_items","arguments":{"limit":1e308,"search":""}}}',
+        MCP_HEADERS,
+      ],
+      ['{"jsonrpc":"2.0","id":1,"method":"resources/list"}', MCP_HEADERS],
+      [rpc('tools/list'), { 'content-type': 'text/plain', accept: MCP_HEADERS.accept }],
+      [rpc('tools/list'), { 'content-type': 'application/json', accept: 'application/json' }],
+      [
+        `[${Array.from({ length: 3 }, (_, i) => rpc('tools/call', { name: 'get_organization' }, i)).join(',')}]`,
+        MCP_HEADERS,
+      ],
+      [
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'search_items', arguments: { search: 'x'.repeat(300_000) } },
+        }),
+        MCP_HEADERS,
+      ],
+    ];
+    for (const [body, headers] of bodies) {
+      const response = await server.request('/mcp', { method: 'POST', key, headers, body });
+      expect(response.status, `${body.slice(0, 80)} → ${response.text.slice(0, 200)}`).toBeLessThan(
+        500,
+      );
+    }
+  });
+
   it('answers a CORS preflight with the headers an MCP client sends', async () => {
     const response = await server.request('/mcp', {
       method: 'OPTIONS',
