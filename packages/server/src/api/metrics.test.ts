@@ -118,6 +118,31 @@ describe('METRICS_PORT', () => {
     expect(
       samples.get('stockroom_http_request_duration_seconds_count{route="/mcp",transport="mcp"}'),
     ).toBeGreaterThanOrEqual(1);
+    // Tool calls by tool and outcome.
+    const call = (args: Record<string, unknown>) =>
+      server.request('/mcp', {
+        method: 'POST',
+        key: server.demo.key,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'search_items', arguments: args },
+        }),
+      });
+    expect((await call({ limit: 1 })).status).toBe(200);
+    expect((await call({ status: 'nope' })).status).toBe(200);
+    const after = (await scrape(url)).samples;
+    const calls = (outcome: string) =>
+      (after.get(`stockroom_mcp_tool_calls_total{tool="search_items",outcome="${outcome}"}`) ?? 0) -
+      (samples.get(`stockroom_mcp_tool_calls_total{tool="search_items",outcome="${outcome}"}`) ??
+        0);
+    expect(calls('ok')).toBe(1);
+    expect(calls('error')).toBe(1);
   });
 
   it('counts key-cache hits and misses', async () => {

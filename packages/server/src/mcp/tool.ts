@@ -134,6 +134,7 @@ export function defineTool<Input>(definition: ToolDefinition<Input>): McpTool {
         charged = true;
       }
       const answer = await definition.run(context, input);
+      services.metrics.toolCall(definition.name, true);
       return {
         content: [{ type: 'text' as const, text: answer.text }],
         structuredContent: answer.body,
@@ -147,6 +148,7 @@ export function defineTool<Input>(definition: ToolDefinition<Input>): McpTool {
       }
       // As the API gives back the use of a request answered with a 5xx.
       if (charged && failure.status >= 500) await refundQuota(services, principal);
+      services.metrics.toolCall(definition.name, false);
       return { isError: true, content: [{ type: 'text' as const, text: errorText(failure) }] };
     }
   }

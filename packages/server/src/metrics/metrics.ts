@@ -26,6 +26,8 @@ export interface Metrics {
   webhookAttempt(outcome: WebhookOutcome): void;
   /** A request answered 503 SERVICE_UNAVAILABLE, by why. */
   unavailable(cause: UnavailableCause): void;
+  /** A call of an MCP tool (one of the server's own, by name): answered, or an error result. */
+  toolCall(tool: string, ok: boolean): void;
 }
 
 /**
@@ -52,6 +54,7 @@ export const NO_METRICS: Metrics = {
   rateLimited() {},
   webhookAttempt() {},
   unavailable() {},
+  toolCall() {},
 };
 
 /** The route of the MCP server (api/routes/mcp.ts): its requests have transport="mcp". */
@@ -119,6 +122,8 @@ export class PrometheusMetrics implements Metrics {
   private cacheMisses = 0;
   private keyLimited = 0;
   private addressLimited = 0;
+  /** Per MCP tool: calls answered, and calls answered with an error result. */
+  private readonly toolCalls = new Map<string, { ok: number; error: number }>();
   private readonly webhookAttempts: Record<WebhookOutcome, number> = {
     delivered: 0,
     retry: 0,
@@ -251,6 +256,18 @@ export class PrometheusMetrics implements Metrics {
     );
     registry.registerMetric(
       scraped(
+        'stockroom_mcp_tool_calls_total',
+        'Calls of the MCP server’s tools (/mcp), by tool and outcome: ok, or error (a tool result with isError, e.g. a bad argument).',
+        'counter',
+        () =>
+          [...this.toolCalls].flatMap(([tool, counts]) => [
+            { value: counts.ok, labels: { tool, outcome: 'ok' } },
+            { value: counts.error, labels: { tool, outcome: 'error' } },
+          ]),
+      ),
+    );
+    registry.registerMetric(
+      scraped(
         'stockroom_webhook_attempts_total',
         'Webhook delivery attempts made by this process: delivered (a 2xx in time), retry (failed, to be retried), failed (the last attempt failed; the webhook was disabled).',
         'counter',
@@ -309,6 +326,16 @@ export class PrometheusMetrics implements Metrics {
 
   webhookAttempt(outcome: WebhookOutcome): void {
     this.webhookAttempts[outcome]++;
+  }
+
+  toolCall(tool: string, ok: boolean): void {
+    let counts = this.toolCalls.get(tool);
+    if (counts === undefined) {
+      counts = { ok: 0, error: 0 };
+      this.toolCalls.set(tool, counts);
+    }
+    if (ok) counts.ok++;
+    else counts.error++;
   }
 
   unavailable(cause: UnavailableCause): void {
