@@ -34,10 +34,12 @@ export function table(
 export function itemColumns(items: readonly Record<string, unknown>[]): string[] {
   const first = items[0];
   if (!first) return DEFAULT_COLUMNS;
-  const present = Object.keys(first).filter((field) => field !== 'organizationId');
+  const fields = Object.keys(first);
   // Every field (no `fields` argument): the default columns; the rest is in get_item.
-  if (present.length >= 10) return DEFAULT_COLUMNS;
-  return present;
+  if (fields.length >= 10) return DEFAULT_COLUMNS;
+  // The organization is the same on every row: a column only when it alone was asked for.
+  const shown = fields.filter((field) => field !== 'organizationId');
+  return shown.length > 0 ? shown : fields;
 }
 
 /** A record as `name: value` lines (an item, an organization). */
