@@ -138,7 +138,7 @@ describe('serve --workers 3: a worker killed under load', () => {
     // One series per worker (label `worker`), summing to the 30 requests.
     const perWorker = [
       ...scraped.matchAll(
-        /^stockroom_http_requests_total\{route="\/api\/v1\/auth\/verify",status="200",worker="(\d+)"\} (\d+)$/gm,
+        /^stockroom_http_requests_total\{route="\/api\/v1\/auth\/verify",status="200",transport="rest",worker="(\d+)"\} (\d+)$/gm,
       ),
     ];
     expect(new Set(perWorker.map((match) => match[1])).size).toBe(perWorker.length);

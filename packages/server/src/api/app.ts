@@ -1,23 +1,23 @@
 import swagger from '@fastify/swagger';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../context.js';
 import { codedErrorHeaders, envelopeAnswers } from '../http/envelope-answers.js';
 import { createHost, type ErrorTable, MAX_HEADER_BYTES } from '../http/host.js';
 import { levelEnabled } from '../http/lazy-child-logger.js';
 import { routeOf } from '../http/route-of.js';
-import { logUnavailable } from '../http/unavailable.js';
 import { maskKeys } from '../keys/format.js';
-import { RateLimiterUnavailableError } from '../keys/rate-limit.js';
-import { StoreUnavailableError } from '../store/types.js';
 import { VERSION } from '../version.js';
 import { OPENAPI_WEBHOOKS } from '../webhooks/openapi.js';
-import { authenticate, authorize, WWW_AUTHENTICATE } from './auth.js';
+import { authenticate, authorize, refundQuota, WWW_AUTHENTICATE } from './auth.js';
+import { answerPreflight, corsHeaders, socketCorsHeaders } from './cors.js';
 import { ApiError, errorBody } from './errors.js';
+import { internalError, knownFailure } from './failures.js';
 import { compileQueryValidator } from './query-validator.js';
 import authVerifyRoute from './routes/auth-verify.js';
 import healthRoute from './routes/health.js';
 import inventoryItemRoute from './routes/inventory-item.js';
 import inventoryItemsRoute from './routes/inventory-items.js';
+import mcpRoute, { isMcpRequest, MCP_PATH, mcpMethodNotAllowed } from './routes/mcp.js';
 import organizationRoute from './routes/organization.js';
 import probesRoute from './routes/probes.js';
 import { ErrorResponse, InventoryItem, Organization } from './schemas.js';
@@ -30,9 +30,11 @@ const ROUTES = [
   inventoryItemsRoute,
   inventoryItemRoute,
   probesRoute,
+  mcpRoute,
 ] as const;
 
-const ALLOW = 'GET, HEAD, OPTIONS';
+const ALLOW_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+const ALLOW = ALLOW_METHODS.join(', ');
 const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** The paths of ROUTES: other methods on them answer 405 rather than 404. */
 const KNOWN_PATHS: readonly string[] = [
@@ -44,22 +46,8 @@ const KNOWN_PATHS: readonly string[] = [
   '/livez',
   '/readyz',
 ];
-const EXPOSED_HEADERS = [
-  'x-request-id',
-  'retry-after',
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-  'etag',
-  'deprecation',
-];
-const EXPOSED = EXPOSED_HEADERS.join(', ');
-/** What a preflight on a known path is told (answered by that path's OPTIONS route). */
-const PREFLIGHT_HEADERS = [
-  ['access-control-allow-methods', ALLOW],
-  ['access-control-allow-headers', 'authorization, content-type, x-api-key, if-none-match'],
-  ['access-control-max-age', '600'],
-] as const;
+/** The request headers a browser may send to the API's GET endpoints. */
+const ALLOWED_HEADERS = ['authorization', 'content-type', 'x-api-key', 'if-none-match'];
 /**
  * The longest request target (path and query) the API reads; longer ones answer 400 naming the
  * limit. Every parameter fits in far less (search is at most 200 characters, a cursor 1024).
@@ -92,13 +80,6 @@ function routeNotFound(request: FastifyRequest, path: string): ApiError {
   );
 }
 
-function internalError(request: FastifyRequest): ApiError {
-  return new ApiError(
-    'INTERNAL_ERROR',
-    `Something went wrong on our side. It has been logged with request id ${request.id}; retry later or report that id.`,
-  );
-}
-
 function methodNotAllowed(request: FastifyRequest, path: string): ApiError {
   return new ApiError(
     'METHOD_NOT_ALLOWED',
@@ -119,7 +100,11 @@ function apiErrors(services: Services): ErrorTable<ApiError> {
     paramTooLong: routeNotFound,
     // Any other method on a known path (POST, DELETE, TRACE, PROPFIND, …) is a 405, not a 404.
     noRoute: (request, path) =>
-      KNOWN_PATHS.includes(path) ? methodNotAllowed(request, path) : routeNotFound(request, path),
+      KNOWN_PATHS.includes(path)
+        ? methodNotAllowed(request, path)
+        : path === MCP_PATH
+          ? mcpMethodNotAllowed(request)
+          : routeNotFound(request, path),
     connect: () =>
       new ApiError(
         'METHOD_NOT_ALLOWED',
@@ -139,28 +124,7 @@ function apiErrors(services: Services): ErrorTable<ApiError> {
     },
     unreadable: (_request, error) =>
       new ApiError('INVALID_PARAMETER', `The request could not be read: ${error.message}`),
-    own: (error, request) => {
-      if (error instanceof ApiError) return error;
-      if (error instanceof StoreUnavailableError || error instanceof RateLimiterUnavailableError) {
-        logUnavailable(
-          request,
-          error,
-          services.store.availability,
-          error instanceof StoreUnavailableError
-            ? 'database unavailable'
-            : 'rate limiter unavailable',
-        );
-        services.metrics.unavailable(
-          error instanceof StoreUnavailableError ? 'database' : 'rate_limiter',
-        );
-        return new ApiError(
-          'SERVICE_UNAVAILABLE',
-          'The service is temporarily unavailable. Retry after the number of seconds in Retry-After.',
-          { headers: { 'retry-after': '1' } },
-        );
-      }
-      return undefined;
-    },
+    own: (error, request) => knownFailure(services, error, request),
     internal: { log: 'unhandled error', answer: internalError },
     // The only other framework error is about async route constraints, which no route here has.
     frameworkFailure: { log: 'unhandled framework error', answer: internalError },
@@ -186,25 +150,15 @@ export async function createApiApp(
 ): Promise<FastifyInstance> {
   const corsOrigins = services.config.corsOrigins;
   const metrics = services.metrics;
-  // CORS headers of every answer, written by hand rather than by @fastify/cors: its hook
-  // copies its options and reads the route for each request, which cost more than the rest of
-  // a health check together. Origins are a fixed list (or *), so nothing is worked out per request.
-  const corsHeaders = (request: FastifyRequest, reply: FastifyReply): void => {
-    if (corsOrigins === '*') reply.header('access-control-allow-origin', '*');
-    else {
-      reply.header('vary', 'Origin');
-      const origin = request.headers.origin;
-      if (origin !== undefined && corsOrigins.includes(origin)) {
-        reply.header('access-control-allow-origin', origin);
-      }
-    }
-    reply.header('access-control-expose-headers', EXPOSED);
-  };
+  const cors = corsHeaders(corsOrigins);
   const representation = envelopeAnswers<ApiError>(
     (error, requestId) => errorBody(error, requestId, services.publicDocsUrl),
     (error) => [
       ...codedErrorHeaders(error, WWW_AUTHENTICATE),
-      ...(error.status === 405 ? [['allow', ALLOW] as const] : []),
+      // A 405 of /mcp names its own methods.
+      ...(error.status === 405 && error.headers.allow === undefined
+        ? [['allow', ALLOW] as const]
+        : []),
     ],
   );
   const tracing = services.tracing;
@@ -219,30 +173,23 @@ export async function createApiApp(
     headers: {
       requestIds: true,
       always: SECURITY_HEADERS,
-      onSockets: [
-        ...(corsOrigins === '*' ? [['access-control-allow-origin', '*'] as const] : []),
-        ['access-control-expose-headers', EXPOSED],
-      ],
+      onSockets: socketCorsHeaders(corsOrigins),
       // What the CORS hook below gives every other answer.
-      beforeRouting: corsHeaders,
+      beforeRouting: cors,
     },
     representation,
     errors: apiErrors(services),
     // Never the key or the Authorization header: the key's id.
-    logFields: (request) => ({ keyId: request.principal?.key.id ?? null }),
+    // On /mcp: the transport, and the JSON-RPC methods and tools the request carried.
+    logFields: (request) =>
+      isMcpRequest(request)
+        ? { keyId: request.principal?.key.id ?? null, transport: 'mcp', ...request.mcp }
+        : { keyId: request.principal?.key.id ?? null },
     // A use spent on a request that then failed on our side is given back.
     settle: (request, reply) => {
       const principal = request.principal;
       if (!request.quotaCharged || reply.statusCode < 500 || !principal) return undefined;
-      return services.store.refundQuota(principal.key.id).then(
-        // The cache holds the count this request's charge left (0 after the last use): it
-        // must see the refund too, or the given-back use answers KEY_EXHAUSTED until the
-        // entry expires.
-        (left) => {
-          if (left !== null) services.keys.noteRemaining(principal.hash, left);
-        },
-        () => {},
-      );
+      return refundQuota(services, principal);
     },
     // The route label of a request in metrics: its template, never the raw URL.
     ...(metrics.enabled
@@ -266,7 +213,7 @@ export async function createApiApp(
       // After the shell's header hook, before the answers to unknown paths, so that these
       // carry the CORS headers too.
       host.addHook('onRequest', (request, reply, done) => {
-        corsHeaders(request, reply);
+        cors(request, reply);
         done();
       });
       host.addHook('onRequest', (request, reply, done) => {
@@ -333,8 +280,7 @@ export async function createApiApp(
     // Preflights: answered on the known paths only (OPTIONS elsewhere is a 404), with the
     // allowed methods and headers; no key is asked for, as browsers send none with them.
     app.options(url, { schema: { hide: true } as never }, (_request, reply) => {
-      for (const [name, value] of PREFLIGHT_HEADERS) reply.header(name, value);
-      reply.code(204).header('content-length', '0').send();
+      answerPreflight(reply, ALLOW_METHODS, ALLOWED_HEADERS);
     });
     app.route({
       method: [...OTHER_METHODS],

@@ -273,31 +273,12 @@ export function authorize(services: Services) {
         );
       });
     }
-    if (access.feature && !organization.features.includes(access.feature)) {
-      throw new ApiError(
-        'FEATURE_DISABLED',
-        `The "${access.feature}" feature is not enabled for this organization. Ask your operator to enable it.`,
-      );
-    }
-    if (access.permission && !principal.key.permissions.includes(access.permission)) {
-      throw new ApiError(
-        'INSUFFICIENT_PERMISSIONS',
-        `This key lacks the "${access.permission}" permission. Ask your operator for a key that has it.`,
-      );
-    }
+    requireGrants(access, principal.key, organization);
     request.organization = organization;
-    if (!access.chargesQuota || principal.key.remaining === null) return undefined;
+    if (!access.chargesQuota) return undefined;
     // One database write per request for a key with a quota: the atomic charge.
-    return services.store.consumeQuota(principal.key.id).then((left) => {
-      if (left === null) {
-        principal.key.remaining = 0;
-        throw new ApiError(
-          'KEY_EXHAUSTED',
-          'This API key has used its whole quota. Ask your operator for a new key.',
-        );
-      }
+    return chargeQuota(services, principal)?.then(() => {
       request.quotaCharged = true;
-      services.keys.noteRemaining(principal.hash, left);
     });
   }
 
@@ -308,4 +289,59 @@ export function authorize(services: Services) {
   ): void {
     settle(() => check(request), done);
   };
+}
+
+/**
+ * The feature flag, then the permission, that an access policy asks for (the last checks
+ * before the quota charge): FEATURE_DISABLED, INSUFFICIENT_PERMISSIONS. Shared by the routes
+ * (through `authorize`) and the MCP tools (mcp/tools.ts), which check them per tool call.
+ */
+export function requireGrants(
+  access: Pick<AccessPolicy, 'feature' | 'permission'>,
+  key: ApiKeyRecord,
+  organization: Organization,
+): void {
+  if (access.feature && !organization.features.includes(access.feature)) {
+    throw new ApiError(
+      'FEATURE_DISABLED',
+      `The "${access.feature}" feature is not enabled for this organization. Ask your operator to enable it.`,
+    );
+  }
+  if (access.permission && !key.permissions.includes(access.permission)) {
+    throw new ApiError(
+      'INSUFFICIENT_PERMISSIONS',
+      `This key lacks the "${access.permission}" permission. Ask your operator for a key that has it.`,
+    );
+  }
+}
+
+/**
+ * Charges one use of the key's quota (atomic; one database write, only for a key with a
+ * quota, else undefined). Rejects with KEY_EXHAUSTED when a concurrent request took the last
+ * one.
+ */
+export function chargeQuota(services: Services, principal: Principal): Promise<void> | undefined {
+  if (principal.key.remaining === null) return undefined;
+  return services.store.consumeQuota(principal.key.id).then((left) => {
+    if (left === null) {
+      principal.key.remaining = 0;
+      throw new ApiError(
+        'KEY_EXHAUSTED',
+        'This API key has used its whole quota. Ask your operator for a new key.',
+      );
+    }
+    services.keys.noteRemaining(principal.hash, left);
+  });
+}
+
+/** Gives back a use charged for a request that then failed on our side (a 5xx). */
+export function refundQuota(services: Services, principal: Principal): Promise<void> {
+  return services.store.refundQuota(principal.key.id).then(
+    // The cache holds the count the charge left (0 after the last use): it must see the
+    // refund too, or the given-back use answers KEY_EXHAUSTED until the entry expires.
+    (left) => {
+      if (left !== null) services.keys.noteRemaining(principal.hash, left);
+    },
+    () => {},
+  );
 }

@@ -67,8 +67,14 @@ describe('METRICS_PORT', () => {
     expect((await server.request('/api/v1/no/such/path?x=1')).status).toBe(404);
     const { text, samples } = await scrape(url);
     const requests = (route: string, status: number) =>
-      count(samples, `stockroom_http_requests_total{route="${route}",status="${status}"}`) -
-      count(before, `stockroom_http_requests_total{route="${route}",status="${status}"}`);
+      count(
+        samples,
+        `stockroom_http_requests_total{route="${route}",status="${status}",transport="rest"}`,
+      ) -
+      count(
+        before,
+        `stockroom_http_requests_total{route="${route}",status="${status}",transport="rest"}`,
+      );
     expect(requests(item, 200)).toBe(3);
     expect(requests(item, 404)).toBe(1);
     expect(requests(item, 400)).toBe(1);
@@ -76,9 +82,9 @@ describe('METRICS_PORT', () => {
     const histogram = (suffix: string) =>
       count(samples, `stockroom_http_request_duration_seconds_${suffix}`) -
       count(before, `stockroom_http_request_duration_seconds_${suffix}`);
-    expect(histogram(`count{route="${item}"}`)).toBe(5);
-    expect(histogram(`bucket{route="${item}",le="+Inf"}`)).toBe(5);
-    expect(histogram(`sum{route="${item}"}`)).toBeGreaterThan(0);
+    expect(histogram(`count{route="${item}",transport="rest"}`)).toBe(5);
+    expect(histogram(`bucket{route="${item}",transport="rest",le="+Inf"}`)).toBe(5);
+    expect(histogram(`sum{route="${item}",transport="rest"}`)).toBeGreaterThan(0);
     // Buckets are cumulative: each at least the one before it.
     const buckets = [...samples]
       .filter(([name]) => name.startsWith(`stockroom_http_request_duration_seconds_bucket{`))
@@ -92,6 +98,51 @@ describe('METRICS_PORT', () => {
     expect(text).not.toContain(server.demo.itemId);
     expect(text).not.toContain('itemId');
     expect(text).not.toContain('/no/such/path');
+  });
+
+  it('labels the MCP server’s requests transport="mcp"', async () => {
+    const before = (await scrape(url)).samples;
+    const series = 'stockroom_http_requests_total{route="/mcp",status="200",transport="mcp"}';
+    const response = await server.request('/mcp', {
+      method: 'POST',
+      key: server.demo.key,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(response.status).toBe(200);
+    const { samples } = await scrape(url);
+    expect((samples.get(series) ?? 0) - (before.get(series) ?? 0)).toBe(1);
+    expect(
+      samples.get('stockroom_http_request_duration_seconds_count{route="/mcp",transport="mcp"}'),
+    ).toBeGreaterThanOrEqual(1);
+    // Tool calls by tool and outcome.
+    const call = (args: Record<string, unknown>) =>
+      server.request('/mcp', {
+        method: 'POST',
+        key: server.demo.key,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'search_items', arguments: args },
+        }),
+      });
+    expect((await call({ limit: 1 })).status).toBe(200);
+    expect((await call({ status: 'nope' })).status).toBe(200);
+    const after = (await scrape(url)).samples;
+    const calls = (outcome: string) =>
+      (after.get(`stockroom_mcp_tool_calls_total{tool="search_items",outcome="${outcome}"}`) ?? 0) -
+      (samples.get(`stockroom_mcp_tool_calls_total{tool="search_items",outcome="${outcome}"}`) ??
+        0);
+    expect(calls('ok')).toBe(1);
+    expect(calls('error')).toBe(1);
   });
 
   it('counts key-cache hits and misses', async () => {

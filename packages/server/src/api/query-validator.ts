@@ -32,6 +32,11 @@ type Validation = { value?: unknown; error?: ApiError };
 export interface RouteQuery<Parsed> {
   readonly schema: TObject;
   readonly validatorCompiler: FastifySchemaCompiler<unknown>;
+  /**
+   * The same check outside Fastify (the MCP tools: mcp/tools.ts): the parameters as strings,
+   * read into `Parsed`, or the ApiError the route would answer.
+   */
+  readonly validate: (query: Record<string, string>) => Parsed;
   /** Types only: what the handler receives. */
   readonly parsed?: Parsed;
 }
@@ -60,6 +65,11 @@ export function routeQuery<
   const validate = compileQueryValidator(schema, spec.read as QueryReader<unknown, unknown>);
   return {
     schema,
+    validate: (query) => {
+      const result = validate(query);
+      if (result.error) throw result.error;
+      return result.value as Parsed;
+    },
     // Only the querystring is checked; the API's routes take no body and no path parameters.
     validatorCompiler: ({ httpPart }) =>
       httpPart === 'querystring' ? validate : () => ({ value: undefined }),

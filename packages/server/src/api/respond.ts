@@ -28,7 +28,7 @@ export interface RepresentationOptions {
 export const PIECEWISE_FROM_BYTES = 256 * 1024;
 
 /** The body as one buffer of its own: pooled pieces are copied out and given back. */
-function joined(body: Buffer | PieceBody): Buffer {
+export function joined(body: Buffer | PieceBody): Buffer {
   if (Buffer.isBuffer(body)) return body;
   const bytes = Buffer.concat(body.pieces as Buffer[], body.length);
   body.release();

@@ -14,6 +14,7 @@ const SLUGS = [
   'inventory-items',
   'inventory-item',
   'client-library',
+  'mcp',
   'webhooks',
   'self-hosting',
   'admin-api',

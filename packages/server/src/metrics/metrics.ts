@@ -11,7 +11,8 @@ import { VERSION } from '../version.js';
  * default metrics.
  *
  * Labels are bounded by construction: a route label is a route template the API registered
- * (or `unmatched`), a status label one of the few statuses the API answers with.
+ * (or `unmatched`), a status label one of the few statuses the API answers with, a transport
+ * label `mcp` (the MCP server's route) or `rest` (every other).
  */
 export interface Metrics {
   readonly enabled: boolean;
@@ -25,6 +26,8 @@ export interface Metrics {
   webhookAttempt(outcome: WebhookOutcome): void;
   /** A request answered 503 SERVICE_UNAVAILABLE, by why. */
   unavailable(cause: UnavailableCause): void;
+  /** A call of an MCP tool (one of the server's own, by name): answered, or an error result. */
+  toolCall(tool: string, ok: boolean): void;
 }
 
 /**
@@ -51,7 +54,16 @@ export const NO_METRICS: Metrics = {
   rateLimited() {},
   webhookAttempt() {},
   unavailable() {},
+  toolCall() {},
 };
+
+/** The route of the MCP server (api/routes/mcp.ts): its requests have transport="mcp". */
+const MCP_ROUTE = '/mcp';
+
+/** The transport label of a route template: the MCP server, or the REST API. */
+function transportOf(route: string): 'mcp' | 'rest' {
+  return route === MCP_ROUTE ? 'mcp' : 'rest';
+}
 
 /** Upper bounds of the latency buckets, in seconds. */
 export const LATENCY_BUCKETS = [
@@ -110,6 +122,8 @@ export class PrometheusMetrics implements Metrics {
   private cacheMisses = 0;
   private keyLimited = 0;
   private addressLimited = 0;
+  /** Per MCP tool: calls answered, and calls answered with an error result. */
+  private readonly toolCalls = new Map<string, { ok: number; error: number }>();
   private readonly webhookAttempts: Record<WebhookOutcome, number> = {
     delivered: 0,
     retry: 0,
@@ -171,13 +185,14 @@ export class PrometheusMetrics implements Metrics {
     registry.registerMetric(
       scraped(
         'stockroom_http_requests_total',
-        'API requests answered, by route template and status code.',
+        'API requests answered, by route template, status code and transport (rest or mcp).',
         'counter',
         () => {
           const values: Sample[] = [];
           for (const [route, stats] of this.routes) {
+            const transport = transportOf(route);
             for (const [status, count] of stats.statuses) {
-              values.push({ value: count, labels: { route, status } });
+              values.push({ value: count, labels: { route, status, transport } });
             }
           }
           return values;
@@ -187,25 +202,30 @@ export class PrometheusMetrics implements Metrics {
     registry.registerMetric(
       scraped(
         'stockroom_http_request_duration_seconds',
-        'API request latency (from the request being read to the response being sent), by route template.',
+        'API request latency (from the request being read to the response being sent), by route template and transport (rest or mcp).',
         'histogram',
         () => {
           const values: Sample[] = [];
           const name = 'stockroom_http_request_duration_seconds';
           for (const [route, stats] of this.routes) {
+            const transport = transportOf(route);
             let cumulative = 0;
             LATENCY_BUCKETS.forEach((bound, i) => {
               cumulative += stats.buckets[i] as number;
               values.push({
                 value: cumulative,
-                labels: { route, le: bound },
+                labels: { route, transport, le: bound },
                 metricName: `${name}_bucket`,
               });
             });
             values.push(
-              { value: stats.count, labels: { route, le: '+Inf' }, metricName: `${name}_bucket` },
-              { value: stats.sum, labels: { route }, metricName: `${name}_sum` },
-              { value: stats.count, labels: { route }, metricName: `${name}_count` },
+              {
+                value: stats.count,
+                labels: { route, transport, le: '+Inf' },
+                metricName: `${name}_bucket`,
+              },
+              { value: stats.sum, labels: { route, transport }, metricName: `${name}_sum` },
+              { value: stats.count, labels: { route, transport }, metricName: `${name}_count` },
             );
           }
           return values;
@@ -232,6 +252,18 @@ export class PrometheusMetrics implements Metrics {
           { value: this.keyLimited, labels: { reason: 'key' } },
           { value: this.addressLimited, labels: { reason: 'auth_failures' } },
         ],
+      ),
+    );
+    registry.registerMetric(
+      scraped(
+        'stockroom_mcp_tool_calls_total',
+        'Calls of the MCP server’s tools (/mcp), by tool and outcome: ok, or error (a tool result with isError, e.g. a bad argument).',
+        'counter',
+        () =>
+          [...this.toolCalls].flatMap(([tool, counts]) => [
+            { value: counts.ok, labels: { tool, outcome: 'ok' } },
+            { value: counts.error, labels: { tool, outcome: 'error' } },
+          ]),
       ),
     );
     registry.registerMetric(
@@ -294,6 +326,16 @@ export class PrometheusMetrics implements Metrics {
 
   webhookAttempt(outcome: WebhookOutcome): void {
     this.webhookAttempts[outcome]++;
+  }
+
+  toolCall(tool: string, ok: boolean): void {
+    let counts = this.toolCalls.get(tool);
+    if (counts === undefined) {
+      counts = { ok: 0, error: 0 };
+      this.toolCalls.set(tool, counts);
+    }
+    if (ok) counts.ok++;
+    else counts.error++;
   }
 
   unavailable(cause: UnavailableCause): void {

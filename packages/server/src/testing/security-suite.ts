@@ -8,10 +8,15 @@ import { startTestServer, type TestResponse, type TestServer } from './harness.j
  * another organization's data.
  */
 export interface KeyedRoute {
-  /** Path and a valid query for the demo organization; `{itemId}` is replaced. */
+  /** Path and a valid query for the demo organization; `{itemId}` is replaced (in `init.body` too). */
   path: string;
   /** Whether the route accepts the organizationId override. */
   organizationOverride: boolean;
+  /**
+   * How the request is sent when it is not a plain GET (the MCP endpoint: a POST of a
+   * JSON-RPC message); its headers go with every request of the suite.
+   */
+  init?: { method: string; headers: Record<string, string>; body: string };
 }
 
 export function expectApiError(response: TestResponse, status: number, code: string): void {
@@ -53,6 +58,21 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
     });
     afterAll(() => server.close());
 
+    /** The route's request, with the suite's key and headers. */
+    const send = (
+      options: { key?: string; headers?: Record<string, string> } = {},
+    ): Promise<TestResponse> =>
+      server.request(path, {
+        ...(route.init
+          ? {
+              method: route.init.method,
+              body: route.init.body.replace('{itemId}', server.demo.itemId),
+            }
+          : {}),
+        ...(options.key === undefined ? {} : { key: options.key }),
+        headers: { ...route.init?.headers, ...options.headers },
+      });
+
     const withKey = async (
       input: Parameters<TestServer['createKey']>[0] extends infer I ? Partial<I> : never,
     ) => {
@@ -64,62 +84,46 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
     };
 
     it('succeeds with a valid key (control)', async () => {
-      const response = await server.request(path, { key: server.demo.key });
+      const response = await send({ key: server.demo.key });
       expect(response.status, response.text).toBe(200);
       expect(response.headers.get('cache-control')).toBe('private, no-cache');
     });
 
     it('refuses a request without a key', async () => {
-      expectApiError(await server.request(path), 401, 'MISSING_API_KEY');
+      expectApiError(await send(), 401, 'MISSING_API_KEY');
     });
 
     it('refuses an empty x-api-key header as missing', async () => {
-      expectApiError(
-        await server.request(path, { headers: { 'x-api-key': '' } }),
-        401,
-        'MISSING_API_KEY',
-      );
+      expectApiError(await send({ headers: { 'x-api-key': '' } }), 401, 'MISSING_API_KEY');
     });
 
     it('refuses a well-formed key that does not exist', async () => {
-      expectApiError(
-        await server.request(path, { key: generateKey('organization').key }),
-        401,
-        'INVALID_API_KEY',
-      );
+      expectApiError(await send({ key: generateKey('organization').key }), 401, 'INVALID_API_KEY');
     });
 
     it('refuses a malformed key', async () => {
-      expectApiError(await server.request(path, { key: 'not-a-key' }), 401, 'INVALID_API_KEY');
-      expectApiError(
-        await server.request(path, { key: `${server.demo.key}x` }),
-        401,
-        'INVALID_API_KEY',
-      );
+      expectApiError(await send({ key: 'not-a-key' }), 401, 'INVALID_API_KEY');
+      expectApiError(await send({ key: `${server.demo.key}x` }), 401, 'INVALID_API_KEY');
     });
 
     it('refuses a key whose checksum does not match', async () => {
       const key = server.demo.key;
       const tampered = `${key.slice(0, 7)}${key[7] === 'A' ? 'B' : 'A'}${key.slice(8)}`;
-      expectApiError(await server.request(path, { key: tampered }), 401, 'INVALID_API_KEY');
+      expectApiError(await send({ key: tampered }), 401, 'INVALID_API_KEY');
     });
 
     it('refuses a malformed Authorization header', async () => {
       expectApiError(
-        await server.request(path, { headers: { authorization: `Basic ${server.demo.key}` } }),
+        await send({ headers: { authorization: `Basic ${server.demo.key}` } }),
         401,
         'INVALID_API_KEY',
       );
-      expectApiError(
-        await server.request(path, { headers: { authorization: 'Bearer' } }),
-        401,
-        'INVALID_API_KEY',
-      );
+      expectApiError(await send({ headers: { authorization: 'Bearer' } }), 401, 'INVALID_API_KEY');
     });
 
     it('accepts the key as a Bearer token with any scheme case', async () => {
       for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
-        const response = await server.request(path, {
+        const response = await send({
           headers: { authorization: `${scheme} ${server.demo.key}` },
         });
         expect(response.status, response.text).toBe(200);
@@ -129,14 +133,14 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
     it('refuses two different keys and accepts the same key twice', async () => {
       const other = await withKey({});
       expectApiError(
-        await server.request(path, {
+        await send({
           key: server.demo.key,
           headers: { authorization: `Bearer ${other}` },
         }),
         401,
         'CONFLICTING_API_KEYS',
       );
-      const same = await server.request(path, {
+      const same = await send({
         key: server.demo.key,
         headers: { authorization: `Bearer ${server.demo.key}` },
       });
@@ -148,7 +152,7 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
         organizationId: server.demo.organizationId,
       });
       await server.store.revokeApiKey(record.id);
-      expectApiError(await server.request(path, { key }), 401, 'INVALID_API_KEY');
+      expectApiError(await send({ key }), 401, 'INVALID_API_KEY');
     });
 
     it('refuses a disabled key', async () => {
@@ -156,24 +160,24 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
         organizationId: server.demo.organizationId,
       });
       await server.store.setApiKeyEnabled(record.id, false);
-      expectApiError(await server.request(path, { key }), 401, 'KEY_DISABLED');
+      expectApiError(await send({ key }), 401, 'KEY_DISABLED');
     });
 
     it('refuses an expired key', async () => {
       const key = await withKey({ expiresAt: Date.now() - 1000 });
-      const response = await server.request(path, { key });
+      const response = await send({ key });
       expectApiError(response, 401, 'KEY_EXPIRED');
     });
 
     it('refuses an exhausted key', async () => {
       const key = await withKey({ remaining: 0 });
-      expectApiError(await server.request(path, { key }), 401, 'KEY_EXHAUSTED');
+      expectApiError(await send({ key }), 401, 'KEY_EXHAUSTED');
     });
 
     it('refuses a rate-limited key with Retry-After and the rate-limit headers', async () => {
       const key = await withKey({ rateLimit: { max: 2, windowSeconds: 3600 } });
       const before = Date.now() / 1000;
-      const first = await server.request(path, { key });
+      const first = await send({ key });
       const after = Date.now() / 1000;
       expect(first.status).toBe(200);
       expect(first.headers.get('x-ratelimit-limit')).toBe('2');
@@ -186,8 +190,8 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
       expect([windowEnd(before), windowEnd(after)]).toContain(reset);
       expect(reset - after).toBeLessThanOrEqual(3600);
       expect(reset - before).toBeGreaterThan(0);
-      expect((await server.request(path, { key })).status).toBe(200);
-      const limited = await server.request(path, { key });
+      expect((await send({ key })).status).toBe(200);
+      const limited = await send({ key });
       expectApiError(limited, 401, 'RATE_LIMITED');
       expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
       const retryAfter = Number(limited.headers.get('retry-after'));
@@ -202,9 +206,9 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
         userId: user.id,
         rateLimit: null,
       });
-      expect((await server.request(path, { key })).status).toBe(200);
+      expect((await send({ key })).status).toBe(200);
       await server.store.removeMember(server.demo.organizationId, user.id);
-      const response = await untilChanged(() => server.request(path, { key }));
+      const response = await untilChanged(() => send({ key }));
       expectApiError(response, 403, 'ORGANIZATION_FORBIDDEN');
     });
 
@@ -254,7 +258,7 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
     it('keeps a key of another organization away from this one', async () => {
       const other = await server.createOrganization();
       const { key } = await server.createKey({ organizationId: other.id });
-      const response = await server.request(path, { key });
+      const response = await send({ key });
       if (path.includes('/inventory/item?')) {
         // The demo item belongs to the demo organization: for another key it does not exist.
         expectApiError(response, 404, 'ITEM_NOT_FOUND');

@@ -18,11 +18,38 @@ const access: AccessPolicy = {
 };
 
 /** The item's parameters as the handler uses them: `fields` as a list of fields. */
-const itemQuery = routeQuery({
+export const itemQuery = routeQuery({
   optional: ['organizationId', 'fields'],
   required: ['itemId'],
   read: ({ fields, ...query }) => ({ value: { ...query, fields: parseFields(fields) } }),
 });
+
+/** The item's 200 body (by reference to the shared InventoryItem schema). */
+export const ItemBody = Type.Object({ data: Type.Ref('InventoryItem') });
+
+/**
+ * The item's JSON body (the item fast path of serialize.ts: the same bytes the response schema
+ * describes) and when it last changed; ITEM_NOT_FOUND for an unknown id or another
+ * organization's item. Shared by the route and the MCP tool get_item.
+ */
+export async function itemBody(
+  services: Services,
+  organizationId: string,
+  query: ParsedQuery<typeof itemQuery>,
+): Promise<{ body: Buffer; updatedAt: number }> {
+  const item = await services.store.getItem(organizationId, query.itemId);
+  if (!item) {
+    throw new ApiError(
+      'ITEM_NOT_FOUND',
+      `No item with _id ${query.itemId} exists in this organization. List items to find valid ids.`,
+      { param: 'itemId' },
+    );
+  }
+  return {
+    body: Buffer.from(`{"data":${itemJson(item, query.fields)}}`),
+    updatedAt: item.updatedAt,
+  };
+}
 
 export default function inventoryItemRoute(app: FastifyInstance, services: Services) {
   app.get<{ Querystring: ParsedQuery<typeof itemQuery> }>(
@@ -38,7 +65,7 @@ export default function inventoryItemRoute(app: FastifyInstance, services: Servi
         security: SECURITY,
         querystring: itemQuery.schema,
         response: {
-          200: Type.Object({ data: Type.Ref('InventoryItem') }),
+          200: ItemBody,
           ...NOT_MODIFIED,
           ...errorResponses([
             ...KEY_ERRORS,
@@ -54,17 +81,8 @@ export default function inventoryItemRoute(app: FastifyInstance, services: Servi
     async (request, reply) => {
       const organization = request.organization;
       if (!organization) throw new Error('authorize did not run');
-      const item = await services.store.getItem(organization.id, request.query.itemId);
-      if (!item) {
-        throw new ApiError(
-          'ITEM_NOT_FOUND',
-          `No item with _id ${request.query.itemId} exists in this organization. List items to find valid ids.`,
-          { param: 'itemId' },
-        );
-      }
-      // The item fast path (serialize.ts): the same bytes the response schema describes.
-      const body = Buffer.from(`{"data":${itemJson(item, request.query.fields)}}`);
-      return sendJson(request, reply, body, { lastModified: item.updatedAt });
+      const { body, updatedAt } = await itemBody(services, organization.id, request.query);
+      return sendJson(request, reply, body, { lastModified: updatedAt });
     },
   );
 }

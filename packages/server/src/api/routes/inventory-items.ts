@@ -39,7 +39,7 @@ const access: AccessPolicy = {
 };
 
 /** The list's parameters as the handler uses them, read once by the querystring's validator. */
-interface ItemsQuery {
+export interface ItemsQuery {
   organizationId?: string;
   /** The page size: the default, or `limit` up to the maximum. */
   limit: number;
@@ -180,7 +180,37 @@ function problem(param: string, message: string): QueryReading<never> {
   return { problem: { param, message } };
 }
 
-const itemsQuery = routeQuery({ optional: PARAMETERS, read: readItemsQuery });
+/** The list's querystring: its schema and check, shared with the MCP tool (mcp/tools/search-items.ts). */
+export const itemsQuery = routeQuery({ optional: PARAMETERS, read: readItemsQuery });
+
+/** The list's 200 body (the items by reference to the shared InventoryItem schema). */
+export const ItemsPage = Type.Object({
+  data: Type.Array(Type.Ref('InventoryItem')),
+  organizationId: Type.String(),
+  count: Type.Integer({ description: 'Number of items in `data`.' }),
+  nextCursor: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null.',
+  }),
+  nextSince: Type.Optional(
+    Type.String({
+      description:
+        'Only with `updatedSince`: where this sync ended. Keep it and pass it as `updatedSince` next time to get only what changed since (on the last page it covers every change so far; on a full page, the changes up to its last one).',
+    }),
+  ),
+  deleted: Type.Optional(
+    Type.Array(
+      Type.Object({
+        _id: Type.String({ pattern: '^[0-9a-f]{24}$' }),
+        deletedAt: Type.String({ format: 'date-time' }),
+      }),
+      {
+        description:
+          'Only with `updatedSince` and `includeDeleted=true`: items deleted since then, in change order. They count toward `limit` but not toward `count`.',
+      },
+    ),
+  ),
+});
 
 /** Large pages (limit above the default) built at once, per process. */
 const LARGE_PAGE_CONCURRENCY = 2;
@@ -200,33 +230,7 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
         security: SECURITY,
         querystring: itemsQuery.schema,
         response: {
-          200: Type.Object({
-            data: Type.Array(Type.Ref('InventoryItem')),
-            organizationId: Type.String(),
-            count: Type.Integer({ description: 'Number of items in `data`.' }),
-            nextCursor: Type.Union([Type.String(), Type.Null()], {
-              description:
-                'Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null.',
-            }),
-            nextSince: Type.Optional(
-              Type.String({
-                description:
-                  'Only with `updatedSince`: where this sync ended. Keep it and pass it as `updatedSince` next time to get only what changed since (on the last page it covers every change so far; on a full page, the changes up to its last one).',
-              }),
-            ),
-            deleted: Type.Optional(
-              Type.Array(
-                Type.Object({
-                  _id: Type.String({ pattern: '^[0-9a-f]{24}$' }),
-                  deletedAt: Type.String({ format: 'date-time' }),
-                }),
-                {
-                  description:
-                    'Only with `updatedSince` and `includeDeleted=true`: items deleted since then, in change order. They count toward `limit` but not toward `count`.',
-                },
-              ),
-            ),
-          }),
+          200: ItemsPage,
           ...NOT_MODIFIED,
           ...errorResponses([
             ...KEY_ERRORS,
@@ -242,11 +246,7 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
       const organization = request.organization;
       if (!organization) throw new Error('authorize did not run');
       const query = request.query;
-      const sync = query.sync;
-      const build =
-        sync === null
-          ? () => buildPage(services, organization.id, query)
-          : () => buildSyncPage(services, organization.id, query, sync);
+      const build = () => itemsPage(services, organization.id, query);
       // Large pages are built a few at a time (see gate.ts); the default page size is not held.
       const page = query.limit > DEFAULT_PAGE_SIZE ? await largePages.run(build) : await build();
       return sendJson(request, reply, page.body, { etag: page.etag });
@@ -255,7 +255,22 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
 }
 
 /** A page's bytes and their strong ETag, hashed slice by slice as the page was made. */
-type PageBytes = ReturnType<HashedBody['finish']>;
+export type PageBytes = ReturnType<HashedBody['finish']>;
+
+/**
+ * The page a read list query answers with, as the bytes of its JSON body: the route sends
+ * them, the MCP tool search_items parses them (the same body for the same parameters).
+ */
+export function itemsPage(
+  services: Services,
+  organizationId: string,
+  query: ItemsQuery,
+): Promise<PageBytes> {
+  const sync = query.sync;
+  return sync === null
+    ? buildPage(services, organizationId, query)
+    : buildSyncPage(services, organizationId, query, sync);
+}
 
 function envelopeEnd(organizationId: string, count: number, next: string | null): string {
   return `],"organizationId":"${organizationId}","count":${count},"nextCursor":${next === null ? 'null' : `"${next}"`}`;

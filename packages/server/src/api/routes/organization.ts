@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { Organization } from '../../store/types.js';
 import type { AccessPolicy } from '../auth.js';
 import { routeQuery } from '../query-validator.js';
 import { errorResponses, KEY_ERRORS, SECURITY } from '../schemas.js';
@@ -7,6 +8,14 @@ import { serializeOrganization } from '../serialize.js';
 
 const access: AccessPolicy = { keyed: true, organizationOverride: true, chargesQuota: true };
 const organizationQuery = routeQuery({ optional: ['organizationId'] });
+
+/** The organization's 200 body (by reference to the shared Organization schema). */
+export const OrganizationBody = Type.Object({ data: Type.Ref('Organization') });
+
+/** The organization's body, shared by the route and the MCP tool get_organization. */
+export function organizationBody(organization: Organization) {
+  return { data: serializeOrganization(organization) };
+}
 
 export default function organizationRoute(app: FastifyInstance) {
   app.get(
@@ -22,14 +31,14 @@ export default function organizationRoute(app: FastifyInstance) {
         security: SECURITY,
         querystring: organizationQuery.schema,
         response: {
-          200: Type.Object({ data: Type.Ref('Organization') }),
+          200: OrganizationBody,
           ...errorResponses([...KEY_ERRORS, 'ORGANIZATION_NOT_FOUND']),
         },
       },
     },
     async (request) => {
       if (!request.organization) throw new Error('authorize did not run');
-      return { data: serializeOrganization(request.organization) };
+      return organizationBody(request.organization);
     },
   );
 }

@@ -37,6 +37,7 @@ export const PAGE_ORDER = [
   'inventory-items',
   'inventory-item',
   'client-library',
+  'mcp',
   'webhooks',
   'self-hosting',
   'admin-api',
