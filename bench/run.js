@@ -116,7 +116,7 @@ const REFERENCE_HOST = {
   // p99 of the plain SELECT of a 100-item page, ms.
   searchPageP99Ms: { sqlite: 0.5, postgres: 1.0 },
   // Raw better-sqlite3 insert of the 1M-item file, s: the profile under "Where the import's
-  // time goes" (BENCHMARKS.md) puts SQLite's statements and allocations at about 67% of the
+  // time goes" (BENCHMARKS.md at `695938c`) puts SQLite's statements and allocations at about 67% of the
   // import's main thread, which the raw insert also does; 0.67 × 47.2 s (the latest AMD EPYC).
   rawImport1MSeconds: 31.6,
 };

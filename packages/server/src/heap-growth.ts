@@ -6,7 +6,7 @@ import v8 from 'node:v8';
  * load the server promotes short-lived objects (requests in flight across a scavenge, pages
  * being written), and with a live set of 25-30 MB the old generation filled up to 100-116 MB
  * of garbage before the next full collection, the largest part of the process's resident
- * memory peak (BENCHMARKS.md, "RSS"). Twice the live set bounds that at the cost of more
+ * memory peak (BENCHMARKS.md, "Other benchmarks"). Twice the live set bounds that at the cost of more
  * frequent full collections, which run mostly on V8's background thread.
  */
 export const SERVER_HEAP_GROWING_PERCENT = 100;

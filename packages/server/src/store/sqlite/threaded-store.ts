@@ -27,7 +27,7 @@ import { SqliteThreads, type SqliteThreadsOptions } from './sqlite-threads.js';
 /**
  * Point lookups answered on the serving thread itself, through an index, a handful of pages:
  * a key by hash (both its hashes are unique indexes), an item by (organization, id), an
- * organization by id, a membership, a key's uses left. Measured (BENCHMARKS.md, "Stalls"):
+ * organization by id, a membership, a key's uses left. Measured (BENCHMARKS.md at `695938c`, "Stalls"):
  * the hop to a thread and back cost item detail about 80 µs of CPU per request (≈190 → 270
  * µs) and a fifth of its throughput. Their connection has busy_timeout 0 and only reads (WAL
  * readers take no lock a writer holds): when SQLite still answers SQLITE_BUSY (another
