@@ -16,7 +16,7 @@ export const DOWNLOADS_DIR = fileURLToPath(new URL('../../dist/downloads', impor
 export const CLIENT_TARBALL = 'stockroom-client.tgz';
 /** Beside the tarball: what it was packed from, and the client's version. */
 export const CLIENT_MANIFEST = 'stockroom-client.json';
-export const CLIENT_TARBALL_PATH = `/downloads/${CLIENT_TARBALL}`;
+const CLIENT_TARBALL_PATH = `/downloads/${CLIENT_TARBALL}`;
 
 export interface ClientPackageManifest {
   /** Of the packed files: an unchanged fingerprint means the tarball is current. */
