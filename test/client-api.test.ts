@@ -54,7 +54,11 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('methods', () => {
   it('health() reports the service without a key', async () => {
-    const report = await new Stockroom({ baseUrl: server.apiUrl, fetch: server.fetch }).health();
+    const report = await new Stockroom({
+      baseUrl: server.apiUrl,
+      apiKey: null,
+      fetch: server.fetch,
+    }).health();
     expect(report.status).toBe('ok');
     expect(report.checks.database).toBe('ok');
     expect(typeof report.version).toBe('string');
@@ -230,12 +234,32 @@ describe('inventory.all()', () => {
 });
 
 describe('errors from the real server', () => {
-  it('AuthenticationError for a missing key', async () => {
+  it('AuthenticationError for a missing key (a client made keyless on purpose)', async () => {
     const error = await rejection(
-      new Stockroom({ baseUrl: server.apiUrl, fetch: server.fetch }).organization.get(),
+      new Stockroom({
+        baseUrl: server.apiUrl,
+        apiKey: null,
+        fetch: server.fetch,
+      }).organization.get(),
     );
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'MISSING_API_KEY' });
+  });
+
+  it('pointed at the real docs host, the error says so and names the API URL to use', async () => {
+    for (const call of [
+      (lost: Stockroom) => lost.inventory.list(),
+      (lost: Stockroom) => lost.verifyKey(),
+      (lost: Stockroom) => lost.health({ maxRetries: 0 }),
+    ]) {
+      const lost = client({ baseUrl: server.docsUrl });
+      const error = (await rejection(call(lost))) as NotFoundError;
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error).toMatchObject({ status: 404, code: 'HTTP_ERROR' });
+      expect(error.message).toContain(
+        `${server.docsUrl} answered with a web page, not the API: this looks like the documentation host; use the API URL as baseUrl (port PORT, 3000 by default)`,
+      );
+    }
   });
 
   it('AuthenticationError for an unknown key, with request id and doc URL, key not echoed', async () => {

@@ -148,8 +148,8 @@ const config = ${JSON.stringify(config)};
 // The one argument says where the key and base URL come from: "options" or "environment".
 const fromEnvironment = (globalThis.Deno ? Deno.args[0] : process.argv[2]) === 'environment';
 
-// No apiKey: the client looks for STOCKROOM_API_KEY, which Deno may forbid it to read.
-const keyless = new Stockroom({ baseUrl: config.baseUrl });
+// apiKey: null, a client without a key on purpose: it does not look for STOCKROOM_API_KEY.
+const keyless = new Stockroom({ baseUrl: config.baseUrl, apiKey: null });
 const health = (await keyless.health()).status;
 
 const stockroom = fromEnvironment
@@ -161,7 +161,7 @@ const { data: page, response } = await stockroom.inventory
 let walked = 0;
 for await (const _item of stockroom.inventory.all({ limit: 40, fields: ['_id'] })) walked++;
 const missing = await stockroom.inventory.get('0'.repeat(24)).catch((error) => error);
-const dead = new Stockroom({ baseUrl: config.deadUrl, maxRetries: 0 });
+const dead = new Stockroom({ baseUrl: config.deadUrl, apiKey: null, maxRetries: 0 });
 const refused = await dead.health().catch((error) => error);
 
 // A worker thread is server-side code too: no browser refusal of the organization key there.

@@ -9,6 +9,7 @@ import { createAdminClient, ItemsRejectedError, type StockroomAdmin } from './ad
 import { Stockroom } from './client.js';
 import {
   AuthenticationError,
+  ConfigurationError,
   ConnectionError,
   InvalidRequestError,
   NotFoundError,
@@ -49,6 +50,33 @@ describe('createAdminClient', () => {
       /HTTP header/,
     );
     expect(() => createAdminClient({ baseUrl: 'nope', token: ADMIN_TOKEN })).toThrow(/absolute/);
+  });
+
+  it('refuses to be created without a token: a ConfigurationError naming the option and ADMIN_TOKEN', () => {
+    for (const token of ['', ' ', undefined]) {
+      let error: unknown;
+      try {
+        createAdminClient({ baseUrl: server.adminUrl, token: token as string });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(error).toMatchObject({ code: 'MISSING_ADMIN_TOKEN', status: null });
+      expect((error as Error).message).toMatch(/token option.*process\.env\.ADMIN_TOKEN/);
+    }
+  });
+
+  it('pointed at the real docs host, says so and names the admin URL to use', async () => {
+    const lost = createAdminClient({
+      baseUrl: server.server.docsUrl,
+      token: ADMIN_TOKEN,
+      fetch: server.fetch,
+    });
+    const error = await rejection(lost.organizations.list());
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.status).toBe(404);
+    expect(error.message).toContain('this looks like the documentation host');
+    expect(error.message).toContain('use the admin API URL as baseUrl (port ADMIN_PORT, 3002');
   });
 
   it('never shows the token', () => {

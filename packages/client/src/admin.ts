@@ -1,5 +1,6 @@
 import { isBrowser } from './environment.js';
 import {
+  ConfigurationError,
   errorFromResponse,
   InvalidRequestError,
   StockroomError,
@@ -10,6 +11,7 @@ import type { paths } from './generated/admin-openapi.js';
 import { numberOption } from './options.js';
 import { parseRetryAfter } from './retry.js';
 import { redactJson } from './secrets.js';
+import { wrongHostHint } from './wrong-host.js';
 
 /**
  * The admin API client: organizations, keys and bulk item writes on the admin port of a
@@ -201,7 +203,13 @@ export class StockroomAdmin {
     }
     const token = typeof options?.token === 'string' ? options.token.trim() : undefined;
     if (!token) {
-      throw new TypeError('Stockroom admin: pass the server’s ADMIN_TOKEN as `token`.');
+      // Caught here, not by the first call's 401: `token: process.env.ADMIN_TOKEN` with the
+      // variable unset is a mistake in the configuration.
+      throw new ConfigurationError({
+        code: 'MISSING_ADMIN_TOKEN',
+        message:
+          'Stockroom admin: no token. Pass the server’s ADMIN_TOKEN as the token option, e.g. token: process.env.ADMIN_TOKEN with that variable set.',
+      });
     }
     if (!HEADER_SAFE.test(token)) {
       throw new TypeError(
@@ -309,6 +317,10 @@ export class StockroomAdmin {
       headers: responseHeaders,
       body: safeBody,
       retryAfter: parseRetryAfter(responseHeaders.get('retry-after')),
+      hint:
+        typeof parsed === 'object' && parsed !== null
+          ? null
+          : wrongHostHint({ status, headers: responseHeaders, text }, this.baseUrl, 'admin'),
     });
     const result = (safeBody as { result?: BulkUpsertResult } | undefined)?.result;
     if (error.code === 'ITEMS_REJECTED' && typeof result === 'object' && result !== null) {

@@ -135,7 +135,7 @@ describe('requests', () => {
     const server = await peer((_req, res) =>
       json(res, 200, { status: 'ok', version: '1', checks: {} }),
     );
-    const report = await new Stockroom({ baseUrl: server.url }).health();
+    const report = await new Stockroom({ baseUrl: server.url, apiKey: null }).health();
     expect(report.status).toBe('ok');
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
@@ -370,7 +370,7 @@ describe('retries', () => {
     const server = await peer((_req, res) =>
       json(res, 401, envelope('RATE_LIMITED', 401), { 'retry-after': '30' }),
     );
-    const error = await client(server.url, { maxRetryAfterMs: 10_000 })
+    const error = await client(server.url, { maxRetryWait: 10_000 })
       .inventory.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -473,7 +473,7 @@ describe('timeouts and cancellation', () => {
       json(res, 401, envelope('RATE_LIMITED', 401), { 'retry-after': '50' }),
     );
     const controller = new AbortController();
-    const pending = client(server.url)
+    const pending = client(server.url, { maxRetryWait: 60_000 })
       .inventory.list({}, { signal: controller.signal })
       .catch((e: unknown) => e);
     await waitFor(() => server.requests.length === 1);
@@ -639,8 +639,10 @@ describe('configuration', () => {
     });
     let stockroom: Stockroom;
     try {
-      stockroom = new Stockroom({ baseUrl: server.url });
+      stockroom = new Stockroom({ baseUrl: server.url, apiKey: null });
       expect(() => new Stockroom()).toThrow(/no baseUrl/);
+      // An unreadable STOCKROOM_API_KEY is an unset one: the constructor says what is missing.
+      expect(() => new Stockroom({ baseUrl: server.url })).toThrow(/STOCKROOM_API_KEY/);
     } finally {
       process.env = real;
     }

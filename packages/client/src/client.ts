@@ -1,18 +1,21 @@
 import { ApiPromise } from './api-promise.js';
 import { env, isBrowser } from './environment.js';
+import { ConfigurationError, type RateLimitError } from './errors.js';
 import { callLimits, numberOption } from './options.js';
 import { InventoryResource } from './resources/inventory.js';
 import { OrganizationResource } from './resources/organization.js';
-import { DEFAULT_RETRY_POLICY } from './retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryEvent } from './retry.js';
 import { type FetchLike, Transport } from './transport.js';
 import type { HealthReport, KeyVerification, RequestOptions } from './types.js';
 
 export interface StockroomOptions {
   /**
    * An organization (`sr_org_…`) or user (`sr_usr_…`) API key. Defaults to the
-   * `STOCKROOM_API_KEY` environment variable where there is one. `health()` needs none.
+   * `STOCKROOM_API_KEY` environment variable where there is one. Without either, the
+   * constructor throws a `ConfigurationError` (`MISSING_API_KEY`); pass `null` for a client
+   * without a key, whose only use is `health()`.
    */
-  apiKey?: string;
+  apiKey?: string | null;
   /**
    * Base URL of the API host, e.g. `https://stock.example.com` (a trailing `/api/v1` is
    * accepted). Defaults to the `STOCKROOM_BASE_URL` environment variable.
@@ -26,8 +29,22 @@ export interface StockroomOptions {
   retryDelayMs?: number;
   /** Ceiling of the backoff delay. Default 8 000. */
   maxRetryDelayMs?: number;
-  /** The longest `Retry-After` to wait out; longer ones are thrown at once. Default 60 000. */
+  /**
+   * The longest wait before a retry, in milliseconds. When the server's `Retry-After` (or the
+   * backoff delay) is longer, the error (a `RateLimitError`, …) is thrown at once instead of
+   * waited out. Default 10 000.
+   */
+  maxRetryWait?: number;
+  /** @deprecated Use `maxRetryWait`, which it stands for when that is not given. */
   maxRetryAfterMs?: number;
+  /**
+   * Called before each wait for a retry (a connection failure, a timeout, a 5xx, a rate
+   * limit) with the attempt, the delay and the failure. Synchronous; throwing from it rejects
+   * the call with what it threw, without the retry.
+   */
+  onRetry?: (event: RetryEvent) => void;
+  /** Like `onRetry`, for rate-limited calls only (`RATE_LIMITED`, `Retry-After` included). */
+  onRateLimit?: (event: RetryEvent<RateLimitError>) => void;
   /** A `fetch` implementation; default `globalThis.fetch`. */
   fetch?: FetchLike;
   /**
@@ -41,6 +58,13 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Visible ASCII only: what an HTTP header value can carry unchanged. */
 const HEADER_SAFE_KEY = /^[\x21-\x7e]+$/;
 const DEFAULT_MAX_RETRIES = 2;
+
+function callback<T>(name: string, value: T | undefined): T | undefined {
+  if (value !== undefined && typeof value !== 'function') {
+    throw new TypeError(`Stockroom: ${name} must be a function, got ${typeof value}.`);
+  }
+  return value;
+}
 
 function normalizeBaseUrl(raw: string | undefined): string {
   if (raw === undefined) {
@@ -91,12 +115,25 @@ export class Stockroom {
   readonly #keyHint: string | null;
 
   constructor(options: StockroomOptions = {}) {
-    const rawKey = options.apiKey ?? env('STOCKROOM_API_KEY');
-    if (rawKey !== undefined && typeof rawKey !== 'string') {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl ?? env('STOCKROOM_BASE_URL'));
+    // null: no key on purpose (health() only); undefined: the environment's, if any.
+    const rawKey = options.apiKey === null ? null : (options.apiKey ?? env('STOCKROOM_API_KEY'));
+    if (rawKey !== null && rawKey !== undefined && typeof rawKey !== 'string') {
       throw new TypeError('Stockroom: apiKey must be a string.');
     }
     // Keys never contain whitespace: a final newline read from a file is not part of the key.
     const apiKey = rawKey?.trim();
+    if (rawKey !== null && !apiKey) {
+      // Caught here, not by the first call's 401: `apiKey: process.env.X` with X unset, or an
+      // empty key file, is a mistake in the configuration.
+      throw new ConfigurationError({
+        code: 'MISSING_API_KEY',
+        message:
+          rawKey === undefined
+            ? 'Stockroom: no API key. Pass the apiKey option (sr_org_… or sr_usr_…) or set the STOCKROOM_API_KEY environment variable; for a client that only calls health(), pass apiKey: null.'
+            : 'Stockroom: apiKey is empty. Pass the key (sr_org_… or sr_usr_…), e.g. apiKey: process.env.STOCKROOM_API_KEY with that variable set; for a client that only calls health(), pass apiKey: null.',
+      });
+    }
     // Checked here rather than left to fetch, whose "invalid header value" error quotes the
     // whole header (key included) and would otherwise surface as a retried ConnectionError.
     if (apiKey && !HEADER_SAFE_KEY.test(apiKey)) {
@@ -109,7 +146,6 @@ export class Stockroom {
         'Stockroom: refusing an organization API key in a browser: anyone who loads the page can read it and every item of the organization. Call the API from your server, or use a user key. If this page is private, pass dangerouslyAllowBrowser: true.',
       );
     }
-    this.baseUrl = normalizeBaseUrl(options.baseUrl ?? env('STOCKROOM_BASE_URL'));
     const limits = callLimits(options, {
       timeoutMs: DEFAULT_TIMEOUT_MS,
       maxRetries: DEFAULT_MAX_RETRIES,
@@ -135,14 +171,19 @@ export class Stockroom {
           DEFAULT_RETRY_POLICY.maxDelayMs,
           0,
         ),
-        maxRetryAfterMs: numberOption(
-          'maxRetryAfterMs',
-          options.maxRetryAfterMs,
-          DEFAULT_RETRY_POLICY.maxRetryAfterMs,
-          0,
-        ),
+        maxRetryWait:
+          options.maxRetryWait === undefined && options.maxRetryAfterMs !== undefined
+            ? numberOption('maxRetryAfterMs', options.maxRetryAfterMs, 0, 0)
+            : numberOption(
+                'maxRetryWait',
+                options.maxRetryWait,
+                DEFAULT_RETRY_POLICY.maxRetryWait,
+                0,
+              ),
       },
       fetch: options.fetch,
+      onRetry: callback('onRetry', options.onRetry),
+      onRateLimit: callback('onRateLimit', options.onRateLimit),
     });
     this.organization = new OrganizationResource(this.#transport);
     this.inventory = new InventoryResource(this.#transport);

@@ -7,7 +7,13 @@ import type { ErrorCode } from './types.js';
  */
 
 /** Codes the client itself produces, for failures that never got a Stockroom error body. */
-export type ClientErrorCode = 'CONNECTION_ERROR' | 'TIMEOUT' | 'INVALID_RESPONSE' | 'HTTP_ERROR';
+export type ClientErrorCode =
+  | 'CONNECTION_ERROR'
+  | 'TIMEOUT'
+  | 'INVALID_RESPONSE'
+  | 'HTTP_ERROR'
+  | 'MISSING_API_KEY'
+  | 'MISSING_ADMIN_TOKEN';
 
 export interface StockroomErrorInit {
   message: string;
@@ -124,6 +130,15 @@ export class TimeoutError extends ConnectionError {
   override readonly name: string = 'TimeoutError';
 }
 
+/**
+ * The client was created without something it needs (`MISSING_API_KEY`: no `apiKey` and no
+ * `STOCKROOM_API_KEY`; `MISSING_ADMIN_TOKEN`: no admin `token`). Thrown by the constructor,
+ * before any request: `status` is null.
+ */
+export class ConfigurationError extends StockroomError {
+  override readonly name: string = 'ConfigurationError';
+}
+
 const AUTHENTICATION_CODES = new Set([
   'MISSING_API_KEY',
   'INVALID_API_KEY',
@@ -176,6 +191,8 @@ export interface ErrorResponseParts {
   body: unknown;
   /** Seconds from `Retry-After`, already parsed. */
   retryAfter: number | null;
+  /** Added to the message of an answer without a Stockroom error body (wrong-host.ts). */
+  hint?: string | null;
 }
 
 function str(value: unknown): string | null {
@@ -205,7 +222,7 @@ export function errorFromResponse(parts: ErrorResponseParts): StockroomError {
     const init = {
       ...base,
       code: 'HTTP_ERROR',
-      message: `The API answered HTTP ${status} without a Stockroom error body${requestId ? ` (request id ${requestId})` : ''}.`,
+      message: `The API answered HTTP ${status} without a Stockroom error body${requestId ? ` (request id ${requestId})` : ''}.${parts.hint ? ` ${parts.hint}` : ''}`,
     };
     if (status === 429) return new RateLimitError({ ...init, retryAfter });
     return new (classByStatus(status))(init);

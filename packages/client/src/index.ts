@@ -26,6 +26,7 @@ export { Stockroom, type StockroomOptions } from './client.js';
 export {
   AuthenticationError,
   type ClientErrorCode,
+  ConfigurationError,
   ConnectionError,
   InvalidRequestError,
   NotFoundError,
@@ -44,6 +45,7 @@ export {
   type RateLimitInfo,
   type ResponseInfo,
 } from './response.js';
+export type { RetryEvent } from './retry.js';
 export type { FetchLike } from './transport.js';
 export type {
   ApiKeyInfo,

@@ -11,7 +11,7 @@ import {
 } from './errors.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from './retry.js';
 
-const policy = { initialDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
+const policy = { initialDelayMs: 100, maxDelayMs: 1000, maxRetryWait: 5000 };
 const noJitter = () => 0;
 const fullJitter = () => 1;
 
@@ -93,6 +93,22 @@ describe('retryDelay', () => {
     // Waiting less than asked would only be refused again: give the error back instead.
     expect(retryDelay(rateLimited(6), 0, policy, noJitter)).toBeNull();
     expect(retryDelay(rateLimited(null), 1, policy, noJitter)).toBe(200);
+  });
+
+  it('gives back at once any failure whose wait would exceed maxRetryWait, backoff included', () => {
+    const tight = { ...policy, maxRetryWait: 250 };
+    const refused = new ConnectionError({ code: 'CONNECTION_ERROR', message: 'x' });
+    expect(retryDelay(refused, 1, tight, noJitter)).toBe(200);
+    expect(retryDelay(refused, 2, tight, noJitter)).toBeNull();
+    expect(retryDelay(rateLimited(1), 0, { ...policy, maxRetryWait: 999 }, noJitter)).toBeNull();
+    expect(retryDelay(rateLimited(1), 0, { ...policy, maxRetryWait: 1000 }, noJitter)).toBe(1000);
+    expect(retryDelay(rateLimited(0), 0, { ...policy, maxRetryWait: 0 }, noJitter)).toBe(0);
+  });
+
+  it('waits at most 10 s by default', () => {
+    expect(DEFAULT_RETRY_POLICY.maxRetryWait).toBe(10_000);
+    expect(retryDelay(rateLimited(10), 0, DEFAULT_RETRY_POLICY, noJitter)).toBe(10_000);
+    expect(retryDelay(rateLimited(11), 0, DEFAULT_RETRY_POLICY, noJitter)).toBeNull();
   });
 
   it('never retries other client errors, KEY_EXHAUSTED above all', () => {

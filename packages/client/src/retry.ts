@@ -1,4 +1,5 @@
 import { ConnectionError, RateLimitError, ServerError, type StockroomError } from './errors.js';
+import { parseRateLimit, type RateLimitInfo } from './response.js';
 
 /** When and how long to wait before trying a failed request again. */
 export interface RetryPolicy {
@@ -7,16 +8,17 @@ export interface RetryPolicy {
   /** Ceiling of the exponential backoff. */
   maxDelayMs: number;
   /**
-   * The longest `Retry-After` the client will wait out. A longer one is given straight back to
-   * the caller as the error: waiting less than the server asked would only fail again.
+   * The longest wait before a retry: a `Retry-After` (or a backoff delay) beyond it is not
+   * waited out, the error is given straight back to the caller. Waiting less than the server
+   * asked would only fail again.
    */
-  maxRetryAfterMs: number;
+  maxRetryWait: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   initialDelayMs: 500,
   maxDelayMs: 8_000,
-  maxRetryAfterMs: 60_000,
+  maxRetryWait: 10_000,
 };
 
 /**
@@ -48,10 +50,18 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/** The `Retry-After` of a failed answer, in seconds; null when there is none. */
+export function errorRetryAfter(error: StockroomError): number | null {
+  return error instanceof RateLimitError
+    ? error.retryAfter
+    : parseRetryAfter(error.headers?.get('retry-after') ?? null);
+}
+
 /**
  * How long to wait before retrying after `error`, or null when it must not be retried.
  * Retried: no response (connection failures and timeouts), 5xx, and `RATE_LIMITED`.
- * Never retried: any other 4xx, `KEY_EXHAUSTED` above all, which only an operator can fix.
+ * Never retried: any other 4xx, `KEY_EXHAUSTED` above all, which only an operator can fix;
+ * nor anything whose wait (`Retry-After`, or the backoff) is longer than `maxRetryWait`.
  */
 export function retryDelay(
   error: StockroomError,
@@ -59,13 +69,52 @@ export function retryDelay(
   policy: RetryPolicy,
   random: () => number = Math.random,
 ): number | null {
-  if (error instanceof ConnectionError) return backoffDelay(attempt, policy, random);
-  if (!(error instanceof RateLimitError) && !(error instanceof ServerError)) return null;
-  const retryAfter =
-    error instanceof RateLimitError
-      ? error.retryAfter
-      : parseRetryAfter(error.headers?.get('retry-after') ?? null);
-  if (retryAfter === null) return backoffDelay(attempt, policy, random);
-  const ms = retryAfter * 1000;
-  return ms > policy.maxRetryAfterMs ? null : ms;
+  let ms: number;
+  if (error instanceof ConnectionError) ms = backoffDelay(attempt, policy, random);
+  else if (!(error instanceof RateLimitError) && !(error instanceof ServerError)) return null;
+  else {
+    const retryAfter = errorRetryAfter(error);
+    ms = retryAfter === null ? backoffDelay(attempt, policy, random) : retryAfter * 1000;
+  }
+  return ms > policy.maxRetryWait ? null : ms;
+}
+
+/**
+ * What `onRetry` and `onRateLimit` are told before the client waits to try a call again.
+ * They are called synchronously, before the wait; what they return is ignored, and an
+ * exception thrown by one rejects the call with that exception, without the retry.
+ */
+export interface RetryEvent<E extends StockroomError = StockroomError> {
+  /** The retry about to be made: 1 for the first retry of the call. */
+  attempt: number;
+  /** The most retries this call may make (`maxRetries`). */
+  maxRetries: number;
+  /** How long the client now waits before the retry, in milliseconds. */
+  delayMs: number;
+  /** The failure being retried: a `RateLimitError`, a `ServerError` or a `ConnectionError`. */
+  error: E;
+  /** HTTP status of the failed answer; null when no answer arrived. */
+  status: number | null;
+  /** The answer's `Retry-After`, in seconds; null when it gave none. */
+  retryAfter: number | null;
+  /** The key's `X-RateLimit-*` state in the failed answer; null when it had none. */
+  rateLimit: RateLimitInfo | null;
+  /** `x-request-id` of the failed answer, when there was one. */
+  requestId: string | null;
+  /** The path called, without its query string (`/api/v1/inventory/items`). */
+  path: string;
+}
+
+export function retryEvent(
+  error: StockroomError,
+  parts: { attempt: number; maxRetries: number; delayMs: number; path: string },
+): RetryEvent {
+  return {
+    ...parts,
+    error,
+    status: error.status,
+    retryAfter: errorRetryAfter(error),
+    rateLimit: error.headers ? parseRateLimit(error.headers) : null,
+    requestId: error.requestId,
+  };
 }

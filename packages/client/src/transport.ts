@@ -1,11 +1,18 @@
 import type { WithResponse } from './api-promise.js';
-import { errorFromResponse, StockroomError } from './errors.js';
+import { errorFromResponse, RateLimitError, StockroomError } from './errors.js';
 import { type Exchange, exchange, type FetchLike, MAX_TIMER_MS } from './exchange.js';
 import { callLimits } from './options.js';
 import { NOT_MODIFIED, responseInfo } from './response.js';
-import { parseRetryAfter, type RetryPolicy, retryDelay } from './retry.js';
+import {
+  parseRetryAfter,
+  type RetryEvent,
+  type RetryPolicy,
+  retryDelay,
+  retryEvent,
+} from './retry.js';
 import { redactJson } from './secrets.js';
 import type { RequestOptions } from './types.js';
+import { wrongHostHint } from './wrong-host.js';
 
 export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
 
@@ -18,6 +25,10 @@ export interface TransportConfig {
   maxRetries: number;
   retry: RetryPolicy;
   fetch: FetchLike | undefined;
+  /** Called before each wait for a retry. */
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+  /** Called before each wait for a retry after `RATE_LIMITED` (after `onRetry`). */
+  onRateLimit?: ((event: RetryEvent<RateLimitError>) => void) | undefined;
 }
 
 export interface Call {
@@ -83,6 +94,16 @@ export class Transport {
       }
       const delay = attempt < maxRetries ? retryDelay(error, attempt, this.#config.retry) : null;
       if (delay === null) throw error;
+      const event = retryEvent(error, {
+        attempt: attempt + 1,
+        maxRetries,
+        delayMs: delay,
+        path: call.path,
+      });
+      this.#config.onRetry?.(event);
+      if (error instanceof RateLimitError) {
+        this.#config.onRateLimit?.(event as RetryEvent<RateLimitError>);
+      }
       await sleep(delay, options.signal);
     }
   }
@@ -144,6 +165,7 @@ export class Transport {
       // Results are the caller's data and stay as the server sent them.
       body: redactJson(body, this.#config.apiKey),
       retryAfter: parseRetryAfter(headers.get('retry-after')),
+      hint: object ? null : wrongHostHint(answer, this.#config.baseUrl, 'api'),
     });
   }
 }

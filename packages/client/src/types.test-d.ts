@@ -7,6 +7,7 @@
 import { expectTypeOf } from 'vitest';
 import type { paths } from './generated/openapi.js';
 import {
+  type ConfigurationError,
   type DeletedItem,
   type InventoryItem,
   type ItemField,
@@ -16,8 +17,11 @@ import {
   type NotModified,
   type Organization,
   type RateLimitError,
-  type Stockroom,
+  type RateLimitInfo,
+  type RetryEvent,
+  Stockroom,
   type StockroomError,
+  type StockroomOptions,
   type SyncExpiredError,
   type SyncPage,
   type VerifyWebhookOptions,
@@ -292,3 +296,29 @@ expectTypeOf<WebhookVerificationErrorCode>().toEqualTypeOf<
 >();
 expectTypeOf<WebhookVerificationError>().toExtend<Error>();
 expectTypeOf<WebhookVerificationError>().not.toExtend<StockroomError>();
+
+// Retry callbacks: the event is typed, and onRateLimit's error is a RateLimitError.
+new Stockroom({
+  baseUrl: 'http://127.0.0.1:3000',
+  apiKey: 'sr_org_…',
+  maxRetryWait: 5_000,
+  onRetry: (event) => {
+    expectTypeOf(event).toEqualTypeOf<RetryEvent>();
+    expectTypeOf(event.error).toEqualTypeOf<StockroomError>();
+    expectTypeOf(event.attempt).toEqualTypeOf<number>();
+    expectTypeOf(event.delayMs).toEqualTypeOf<number>();
+    expectTypeOf(event.retryAfter).toEqualTypeOf<number | null>();
+    expectTypeOf(event.status).toEqualTypeOf<number | null>();
+    expectTypeOf(event.rateLimit).toEqualTypeOf<RateLimitInfo | null>();
+  },
+  onRateLimit: (event) => {
+    expectTypeOf(event.error).toEqualTypeOf<RateLimitError>();
+    expectTypeOf(event.error.retryAfter).toEqualTypeOf<number | null>();
+  },
+});
+// A client without a key, on purpose: null (undefined means "from STOCKROOM_API_KEY").
+expectTypeOf<StockroomOptions['apiKey']>().toEqualTypeOf<string | null | undefined>();
+new Stockroom({ baseUrl: 'http://127.0.0.1:3000', apiKey: null });
+// @ts-expect-error maxRetryWait is a number of milliseconds
+new Stockroom({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'k', maxRetryWait: '10s' });
+expectTypeOf<ConfigurationError>().toExtend<StockroomError>();

@@ -1,9 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 /**
@@ -140,6 +141,22 @@ describe('the packed server', () => {
     for (const text of [html, index, JSON.stringify(openapi)]) {
       expect(text).not.toContain('stockroom.invalid');
     }
+  });
+
+  test('serves the client package it was packed with, at /downloads/stockroom-client.tgz', async () => {
+    expect(files).toContain('dist/downloads/stockroom-client.tgz');
+    const response = await fetch(`${urls.docsUrl}/downloads/stockroom-client.tgz`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/gzip');
+    const served = Buffer.from(await response.arrayBuffer());
+    const inPackage = readFileSync(
+      path.join(app, 'node_modules', 'stockroom', 'dist', 'downloads', 'stockroom-client.tgz'),
+    );
+    expect(served.equals(inPackage)).toBe(true);
+    // The client's own package: its manifest is in it, under npm's `package/` folder.
+    const unpacked = gunzipSync(served).toString('latin1');
+    expect(unpacked).toContain('package/package.json');
+    expect(unpacked).toContain('"name": "@stockroom/client"');
   });
 
   test("the package's entry point imports", async () => {

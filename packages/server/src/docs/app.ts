@@ -11,6 +11,7 @@ import {
 } from '../http/representation.js';
 import { bindSite } from './bind-site.js';
 import type { RenderedSite } from './built-site.js';
+import { registerDownloads } from './downloads.js';
 import { isLocale, LOCALES, type Locale } from './i18n.js';
 import { negotiate, negotiateLocale } from './negotiate.js';
 import { type ErrorPage, pageKey, pagePath, type Resource, type Site } from './resources.js';
@@ -312,6 +313,8 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
         },
       });
   });
+
+  registerDownloads(app);
 
   return app;
 }
