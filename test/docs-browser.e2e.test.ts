@@ -242,6 +242,23 @@ describe.skipIf(!hasChromium)('docs in a browser', () => {
     expect(await first.getAttribute('href')).toMatch(/^\/es\/docs\//);
   });
 
+  test('on a phone, the search box and its results fit the screen', async () => {
+    const phone = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    try {
+      await phone.goto(`${server.docsUrl}/es/docs/quickstart`);
+      await phone.locator('#search input').fill('firma');
+      const result = phone.locator('#search-results a').first();
+      await result.waitFor();
+      const box = await result.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 320).toBe(true);
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(320);
+      await phone.screenshot({ path: path.join(SHOTS, 'search-es-320.png') });
+    } finally {
+      await phone.close();
+    }
+  });
+
   test('a copy button copies its code block', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {

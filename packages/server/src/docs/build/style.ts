@@ -125,9 +125,13 @@ img { max-width: 100%; }
   .toc { display: none; }
 }
 @media (max-width: 48rem) {
-  .topbar { padding: 0.6rem 1rem; flex-wrap: wrap; gap: 0.5rem; }
-  .search { order: 3; flex: 1 1 100%; }
-  .search p:not(:empty), .search ul:not(:empty) { left: 0; right: auto; width: 100%; }
+  /* Two rows: the brand, then the search box beside the language switch. */
+  html { scroll-padding-top: 6.5rem; }
+  .topbar { padding: 0.5rem 1rem; flex-wrap: wrap; gap: 0.4rem 0.5rem; }
+  .brand { flex: 1 0 100%; }
+  .search { flex: 1 1 0; margin-left: 0; }
+  .lang { margin-left: auto; }
+  .search p:not(:empty), .search ul:not(:empty) { position: fixed; top: 5.5rem; left: 0.5rem; right: 0.5rem; width: auto; }
   .brand { font-size: 1rem; white-space: normal; line-height: 1.25; }
   .layout { display: block; padding: 0 1rem; }
   .sidebar { position: static; max-height: none; padding: 0.75rem 0; border-bottom: 1px solid var(--border); }
