@@ -2,7 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PAGE_ORDER } from '../packages/server/src/docs/build/content.js';
+import { NAV_SECTIONS, PAGE_ORDER } from '../packages/server/src/docs/build/content.js';
+import { STRINGS } from '../packages/server/src/docs/i18n.js';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness.js';
 
 /**
@@ -137,25 +138,169 @@ describe.skipIf(!hasChromium)('docs in a browser', () => {
     }
   });
 
-  test('no page of either language overflows the narrowest phone', async () => {
-    // Long headings (`ORGANIZATION_NOT_FOUND`, `GET /api/v1/inventory/items`) must wrap; wide
-    // code blocks and tables scroll inside their own box instead of widening the page.
-    const narrow = await browser.newPage({ viewport: { width: 320, height: 640 } });
-    const overflowing: string[] = [];
-    try {
-      for (const locale of ['en', 'es']) {
-        for (const slug of PAGE_ORDER) {
-          await narrow.goto(`${server.docsUrl}/${locale}/docs/${slug}`);
-          const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
-          if (width > 320) overflowing.push(`${locale}/${slug}: ${width}px`);
+  test.each(['light', 'dark'] as const)(
+    'no page of either language overflows the narrowest phone, %s',
+    async (colorScheme) => {
+      // Long headings (`ORGANIZATION_NOT_FOUND`, `GET /api/v1/inventory/items`) must wrap; wide
+      // code blocks and tables scroll inside their own box instead of widening the page, and
+      // no code line is cut off: a block too wide for its box scrolls.
+      const narrow = await browser.newPage({ viewport: { width: 320, height: 640 }, colorScheme });
+      const overflowing: string[] = [];
+      try {
+        for (const locale of ['en', 'es']) {
+          for (const slug of PAGE_ORDER) {
+            await narrow.goto(`${server.docsUrl}/${locale}/docs/${slug}`);
+            const width = await narrow.evaluate(() => document.documentElement.scrollWidth);
+            if (width > 320) overflowing.push(`${locale}/${slug}: ${width}px`);
+            const cut = await narrow.evaluate(() =>
+              [...document.querySelectorAll('pre')]
+                .filter((pre) => pre.getClientRects().length > 0)
+                .filter((pre) => {
+                  const box = pre.getBoundingClientRect();
+                  const scrolls = ['auto', 'scroll'].includes(getComputedStyle(pre).overflowX);
+                  const parentBox = (pre.closest('.tabs') ?? pre).getBoundingClientRect();
+                  return (
+                    box.right > 320 ||
+                    box.right > parentBox.right + 0.5 ||
+                    (pre.scrollWidth > pre.clientWidth && !scrolls)
+                  );
+                })
+                .map((pre) => (pre.textContent ?? '').slice(0, 40)),
+            );
+            for (const block of cut) overflowing.push(`${locale}/${slug}: code cut off: ${block}`);
+          }
         }
+        const background = await narrow.evaluate(
+          () => getComputedStyle(document.body).backgroundColor,
+        );
+        expect(background).toBe(colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)');
+        await narrow.goto(`${server.docsUrl}/en/docs/errors#organization_not_found`);
+        await narrow.screenshot({ path: path.join(SHOTS, `errors-en-320-${colorScheme}.png`) });
+      } finally {
+        await narrow.close();
       }
-      await narrow.goto(`${server.docsUrl}/en/docs/errors#organization_not_found`);
-      await narrow.screenshot({ path: path.join(SHOTS, 'errors-en-320.png') });
+      expect(overflowing).toEqual([]);
+    },
+  );
+
+  test('the sidebar is grouped into its sections', async () => {
+    await page.goto(`${server.docsUrl}/es/docs/webhooks`);
+    const headings = await page.locator('nav.sidebar h2').allTextContents();
+    expect(headings).toEqual(NAV_SECTIONS.map((section) => STRINGS.es.sections[section.id]));
+    const guides = page.locator('nav.sidebar section', { hasText: STRINGS.es.sections.guides });
+    expect(await guides.locator('a[aria-current="page"]').textContent()).toBe(
+      'Notificaciones por webhook',
+    );
+  });
+
+  test('previous and next links walk the pages in sidebar order', async () => {
+    await page.goto(`${server.docsUrl}/en/docs/quickstart`);
+    await page.locator('nav.pager a[rel="next"]').click();
+    await page.waitForURL(`${server.docsUrl}/en/docs/${PAGE_ORDER[2]}`);
+    await page.locator('nav.pager a[rel="prev"]').click();
+    await page.waitForURL(`${server.docsUrl}/en/docs/quickstart`);
+    await page.locator('nav.pager a[rel="prev"]').click();
+    await page.waitForURL(`${server.docsUrl}/en/docs/introduction`);
+    // The first page has no previous one, the last no next one.
+    expect(await page.locator('nav.pager a[rel="prev"]').count()).toBe(0);
+    await page.goto(`${server.docsUrl}/en/docs/${PAGE_ORDER.at(-1)}`);
+    expect(await page.locator('nav.pager a[rel="next"]').count()).toBe(0);
+  });
+
+  test('search finds a page by a word of its body, without asking the server again', async () => {
+    await page.goto(`${server.docsUrl}/en/docs/introduction`);
+    const input = page.locator('#search input');
+    expect(await input.isVisible()).toBe(true);
+    const requests: string[] = [];
+    const listener = (request: { url(): string }) => void requests.push(request.url());
+    page.on('request', listener);
+    try {
+      // In the body of the webhooks page only (its signature section), not in any title.
+      await input.fill('hmac');
+      const result = page.locator('#search-results a').first();
+      await result.waitFor();
+      expect(await result.getAttribute('href')).toMatch(/^\/en\/docs\/webhooks(#|$)/);
+      const fetched = requests.length;
+      expect(requests).toEqual([`${server.docsUrl}/en/search-index.json`]);
+      await input.fill('hmac signature');
+      await page.locator('#search-results a').first().waitFor();
+      await input.fill('zzzz-no-such-word');
+      await page.getByText(STRINGS.en.search.noResults).waitFor();
+      expect(requests).toHaveLength(fetched);
+      await input.fill('hmac');
+      await page.screenshot({ path: path.join(SHOTS, 'search-en.png') });
+      await input.press('Enter');
+      await page.waitForURL(/\/en\/docs\/webhooks/);
     } finally {
-      await narrow.close();
+      page.off('request', listener);
     }
-    expect(overflowing).toEqual([]);
+    // Spanish pages search the Spanish index.
+    await page.goto(`${server.docsUrl}/es/docs/introduction`);
+    await page.locator('#search input').fill('firma');
+    const first = page.locator('#search-results a').first();
+    await first.waitFor();
+    expect(await first.getAttribute('href')).toMatch(/^\/es\/docs\//);
+  });
+
+  test('on a phone, the search box and its results fit the screen', async () => {
+    const phone = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    try {
+      await phone.goto(`${server.docsUrl}/es/docs/quickstart`);
+      await phone.locator('#search input').fill('firma');
+      const result = phone.locator('#search-results a').first();
+      await result.waitFor();
+      const box = await result.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 320).toBe(true);
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(320);
+      await phone.screenshot({ path: path.join(SHOTS, 'search-es-320.png') });
+    } finally {
+      await phone.close();
+    }
+  });
+
+  test('a copy button copies its code block', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: server.docsUrl,
+    });
+    const tab = await context.newPage();
+    try {
+      await tab.goto(`${server.docsUrl}/en/docs/quickstart`);
+      const block = tab.locator('.code-block').nth(1);
+      const code = ((await block.locator('pre').textContent()) ?? '').replace(/\n$/, '');
+      await block.locator('button.copy').click();
+      await block.getByText(STRINGS.en.copy.done).waitFor();
+      expect(await tab.evaluate(() => navigator.clipboard.readText())).toBe(code);
+      // Every code block has one.
+      expect(await tab.locator('article pre').count()).toBe(
+        await tab.locator('button.copy').count(),
+      );
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('examples use the live API URL', async () => {
+    await page.goto(`${server.docsUrl}/en/docs/quickstart`);
+    const code = (await page.locator('article pre').allInnerTexts()).join('\n');
+    expect(code).toContain(`${server.apiUrl}/api/v1/inventory/items`);
+    expect(code).not.toContain('curl "http://127.0.0.1:3000');
+  });
+
+  test('without script: every page reads and navigates, the search box stays hidden', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const tab = await context.newPage();
+    try {
+      await tab.goto(`${server.docsUrl}/en/docs/quickstart`);
+      expect(await tab.locator('#search').isVisible()).toBe(false);
+      expect(await tab.locator('button.copy').count()).toBe(0);
+      await tab.locator('nav.pager a[rel="next"]').click();
+      await tab.waitForURL(`${server.docsUrl}/en/docs/${PAGE_ORDER[2]}`);
+      expect(await tab.locator('nav.sidebar a').count()).toBe(PAGE_ORDER.length);
+    } finally {
+      await context.close();
+    }
   });
 
   test('no console errors, CSP violations or failed requests', () => {

@@ -502,6 +502,9 @@ describe('hostile input to the docs host', () => {
         '/en/docs/errors.mdx',
         '/llms.txt',
         '/llms-full.txt',
+        '/es/llms-full.txt',
+        '/en/search-index.json',
+        '/en/docs/errors.md',
         '/openapi.json',
         '/assets/docs.css',
         '/fr/docs/introduction',
@@ -513,7 +516,9 @@ describe('hostile input to the docs host', () => {
       ),
       fc.string({ unit: 'binary', maxLength: 40 }).map((p) => `/en/docs/${encode(p)}`),
     );
-    const htmlCsp = /^default-src 'none'; style-src 'self'/;
+    // One script, the page's own, by its hash (docs/page-script.ts); nothing unsafe.
+    const htmlCsp =
+      /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'$/;
     const otherCsp = "default-src 'none'; frame-ancestors 'none'; sandbox";
     await fc.assert(
       fc.asyncProperty(

@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ERROR_CODES, errorDocUrl } from '../api/errors.js';
+import { PAGE_ORDER } from './build/content.js';
 import { LOCALES, STRINGS } from './i18n.js';
+import { PAGE_SCRIPT, PAGE_SCRIPT_HASH } from './page-script.js';
 import { FIXTURE_OPENAPI, type RunningDocs, rawGet, startDocs } from './testing.js';
 
 let docs: RunningDocs;
@@ -98,11 +101,16 @@ describe('content negotiation on /{locale}/docs/<page>', () => {
     else expect(body.startsWith('<!doctype html>')).toBe(true);
   });
 
-  test('the negotiated Markdown is the .mdx representation, byte for byte', async () => {
+  test('the negotiated Markdown is the .mdx and the .md representation, byte for byte', async () => {
     for (const locale of LOCALES) {
       for (const slug of SLUGS) {
         const negotiated = await get(`/${locale}/docs/${slug}`, { accept: 'text/markdown' });
         const explicit = await get(`/${locale}/docs/${slug}.mdx`, { accept: 'text/html' });
+        const md = await get(`/${locale}/docs/${slug}.md`, { accept: 'text/html' });
+        expect(md.status).toBe(200);
+        expect(md.headers.get('content-type')).toBe(MD);
+        expect(await md.text()).toBe(await explicit.text());
+        expect(md.headers.get('etag')).toBe(explicit.headers.get('etag'));
         expect(explicit.status).toBe(200);
         expect(explicit.headers.get('content-type')).toBe(MD);
         expect(await negotiated.text()).toBe(await explicit.text());
@@ -199,7 +207,17 @@ describe('headers', () => {
     expect(csp).toContain("style-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe');
-    expect(csp).not.toContain('script-src');
+    // One script: the page script, by its hash, which is the hash of the script in the page.
+    expect(csp).toContain(`script-src ${PAGE_SCRIPT_HASH};`);
+    expect(csp).toContain("connect-src 'self';");
+    const html = await (await get('/en/docs/introduction')).text();
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
+    expect(scripts).toEqual([PAGE_SCRIPT]);
+    const digest = createHash('sha256')
+      .update(scripts[0] ?? '')
+      .digest('base64');
+    expect(PAGE_SCRIPT_HASH).toBe(`'sha256-${digest}'`);
+    expect(html).not.toMatch(/<script [^>]*src=/);
   });
 });
 
@@ -230,7 +248,10 @@ describe('routes', () => {
     '/EN/docs/introduction',
     '/en/docs/Introduction',
     '/en/docs/introduction/',
-    '/en/docs/introduction.md',
+    '/en/docs/introduction.md.md',
+    '/en/docs/introduction.mdx.md',
+    '/fr/llms-full.txt',
+    '/fr/search-index.json',
     '/en/docs/introduction.mdx.mdx',
     '/fr',
     '/favicon.ico',
@@ -244,7 +265,7 @@ describe('routes', () => {
   test.each(LOCALES)('the %s 404 page says its message once', async (locale) => {
     const { notFoundText } = STRINGS[locale];
     const html = await (await get(`/${locale}/docs/nothing-here`)).text();
-    const body = html.slice(html.indexOf('<body>'));
+    const body = html.slice(html.indexOf('<body'));
     expect(body.split(notFoundText)).toHaveLength(2);
     const md = await (
       await get(`/${locale}/docs/nothing-here`, { accept: 'text/markdown' })
@@ -423,7 +444,9 @@ describe('llms.txt', () => {
       const end =
         index + 1 < sections.length ? lines.indexOf(sections[index + 1] ?? '') : lines.length;
       const entries = lines.slice(start + 1, end).filter((line) => line.startsWith('- '));
-      expect(entries).toHaveLength(SLUGS.length);
+      // Every page, and the language's llms-full.txt first.
+      expect(entries).toHaveLength(SLUGS.length + 1);
+      expect(entries[0]).toContain(`](https://docs.example.test/${locale}/llms-full.txt): `);
       for (const slug of SLUGS) {
         const url = `https://docs.example.test/${locale}/docs/${slug}.mdx`;
         const entry = entries.find((line) => line.includes(`](${url})`));
@@ -451,6 +474,79 @@ describe('llms.txt', () => {
       }
     }
   });
+
+  /** The pieces of an llms-full file: its opening, then one processed page each. */
+  const parts = (text: string) => text.split('\n---\n\n');
+
+  test('llms-full.txt opens with # Stockroom and a one-paragraph summary, then the pages in order', async () => {
+    const full = await (await get('/llms-full.txt')).text();
+    const [opening, ...pages] = parts(full);
+    expect(opening).toMatch(/^# Stockroom\n\n> [^\n]+\n$/);
+    expect(opening).toContain('https://docs.example.test/en/llms-full.txt');
+    const titles = pages.map((page) => page.split('\n')[0]);
+    const expected: string[] = [];
+    for (const locale of LOCALES) {
+      for (const slug of PAGE_ORDER) {
+        const markdown = await (await get(`/${locale}/docs/${slug}.md`)).text();
+        expected.push(markdown.split('\n')[0] ?? '');
+      }
+    }
+    expect(titles).toEqual(expected);
+  });
+
+  test.each(LOCALES)('/%s/llms-full.txt holds the pages of that language only', async (locale) => {
+    const response = await get(`/${locale}/llms-full.txt`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await response.text();
+    const [opening, ...pages] = parts(text);
+    expect(opening).toBe(`# Stockroom\n\n> ${STRINGS[locale].llmsSummary}\n`);
+    expect(pages).toHaveLength(SLUGS.length);
+    for (const [index, slug] of PAGE_ORDER.entries()) {
+      const markdown = await (await get(`/${locale}/docs/${slug}.md`)).text();
+      expect(pages[index], `${locale}/${slug}`).toBe(markdown);
+    }
+  });
+
+  test('tables are compact: no cell padded to its column, one dash per delimiter cell', async () => {
+    const full = await (await get('/llms-full.txt')).text();
+    const rows = full.split('\n').filter((line) => /^[> ]*\|.*\|$/.test(line));
+    expect(rows.length).toBeGreaterThan(100);
+    const delimiters = rows.filter((row) => /^[> ]*\|(?: *:?-+:? *\|)+$/.test(row));
+    expect(delimiters.length).toBeGreaterThan(20);
+    for (const row of rows) expect(row, row).not.toMatch(/ {2}\|/);
+    for (const row of delimiters) expect(row, row).toMatch(/^[> ]*\|(?: :?-:? \|)+$/);
+  });
+});
+
+describe('search index', () => {
+  test.each(LOCALES)(
+    '/%s/search-index.json covers every page and section of that language',
+    async (locale) => {
+      const response = await get(`/${locale}/search-index.json`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const entries = (await response.json()) as Array<{
+        t: string;
+        h: string;
+        u: string;
+        x: string;
+      }>;
+      for (const slug of SLUGS) {
+        const page = `/${locale}/docs/${slug}`;
+        const ofPage = entries.filter(
+          (entry) => entry.u === page || entry.u.startsWith(`${page}#`),
+        );
+        expect(ofPage.length, page).toBeGreaterThan(0);
+        const html = await (await get(page)).text();
+        for (const entry of ofPage) {
+          const id = entry.u.split('#')[1];
+          if (id) expect(html, entry.u).toContain(`id="${id}"`);
+        }
+      }
+      expect(entries.every((entry) => entry.u.startsWith(`/${locale}/docs/`))).toBe(true);
+    },
+  );
 });
 
 describe('errors page', () => {

@@ -14,6 +14,7 @@ import type { RenderedSite } from './built-site.js';
 import { registerDownloads } from './downloads.js';
 import { isLocale, LOCALES, type Locale } from './i18n.js';
 import { negotiate, negotiateLocale } from './negotiate.js';
+import { PAGE_SCRIPT_HASH } from './page-script.js';
 import { type ErrorPage, pageKey, pagePath, type Resource, type Site } from './resources.js';
 
 export interface DocsAppOptions {
@@ -41,8 +42,12 @@ const ALLOW = 'GET, HEAD';
  * Page names are only looked up in a Map; no pattern is matched against them.
  */
 const MAX_PARAM_LENGTH = 16_384;
-const HTML_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/**
+ * HTML pages run one script: the page script written inline in each, allowed by its hash
+ * (page-script.ts), which may fetch the search index from this host (`connect-src 'self'`).
+ * No other script, no inline style, no plugin, no form, no frame.
+ */
+const HTML_CSP = `default-src 'none'; script-src ${PAGE_SCRIPT_HASH}; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 const OTHER_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 function trimSlash(url: string): string {
@@ -283,8 +288,10 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
       if (!isLocale(locale)) return notFound(request, reply);
       // Pages are looked up in memory by slug; nothing here touches the filesystem, so no path
       // (`..`, encoded slashes, …) can reach outside the docs folder.
-      const explicit = page.endsWith('.mdx');
-      const slug = explicit ? page.slice(0, -'.mdx'.length) : page;
+      // `.mdx` (the source's name) and `.md` serve the same Markdown.
+      const extension = /\.mdx?$/.exec(page)?.[0] ?? '';
+      const explicit = extension !== '';
+      const slug = page.slice(0, page.length - extension.length);
       if (!site.slugs[locale].has(slug)) return notFound(request, reply, locale);
       const representation = explicit ? 'markdown' : negotiate(request.headers.accept);
       if (!explicit) reply.header('vary', 'Accept');
@@ -298,6 +305,16 @@ export async function createDocsApp(options: DocsAppOptions): Promise<FastifyIns
 
   app.get('/llms.txt', async (request, reply) => send(request, reply, site.llms));
   app.get('/llms-full.txt', async (request, reply) => send(request, reply, site.llmsFull));
+  app.get<{ Params: { locale: string } }>('/:locale/llms-full.txt', async (request, reply) => {
+    const { locale } = request.params;
+    if (!isLocale(locale)) return notFound(request, reply);
+    return send(request, reply, site.llmsFullOf[locale]);
+  });
+  app.get<{ Params: { locale: string } }>('/:locale/search-index.json', async (request, reply) => {
+    const { locale } = request.params;
+    if (!isLocale(locale)) return notFound(request, reply);
+    return send(request, reply, site.searchIndex[locale]);
+  });
   app.get('/assets/docs.css', async (request, reply) => send(request, reply, site.stylesheet));
   app.get('/openapi.json', async (request, reply) => {
     // A site is built with the document; only a test renders one without.

@@ -1,7 +1,6 @@
 import { PLACEHOLDERS, type RenderedFile, type RenderedSite, SITE_FILES } from './built-site.js';
 import { escapeHtml } from './html.js';
 import { LOCALES, type Locale } from './i18n.js';
-import { replaceInMarkdown } from './markdown-tables.js';
 import {
   type ErrorPage,
   HTML_TYPE,
@@ -17,11 +16,12 @@ import {
  * placeholders, each the way the renderer would have written it there, and every ETag
  * computed from the final bytes. Done once per process, in a few milliseconds.
  *
- * Where the renderer puts each URL: in HTML, the docs URL only in the canonical link (an
- * attribute escaped by the layout) and the API URL only in the API reference's `<code>` (text
- * escaped by rehype-stringify); in JSON, inside a string; in Markdown and plain text, as is,
- * except that a table is padded to its widest cell. A URL with characters that Markdown escapes
- * in a link (parentheses, spaces, angle brackets, backslashes) would show them unescaped there.
+ * Where the renderer puts each URL: in HTML, the docs URL in the canonical link (an attribute
+ * escaped by the layout, always right after `href="`) and both URLs in text (the examples' code,
+ * the API reference's `<code>`: text escaped by rehype-stringify); in JSON, inside a string; in
+ * Markdown and plain text, as is (tables are not padded, so nothing needs realigning). A URL with
+ * characters that Markdown escapes in a link (parentheses, spaces, angle brackets, backslashes)
+ * would show them unescaped there.
  */
 
 /** rehype-stringify's escaping of text: the two characters that could start markup. */
@@ -34,7 +34,8 @@ function bind(file: RenderedFile, urls: SiteUrls): Resource {
   if (file.type === HTML_TYPE) {
     return resource(
       file.body
-        .replaceAll(docs, escapeHtml(urls.publicDocsUrl))
+        .replaceAll(`href="${docs}`, `href="${escapeHtml(urls.publicDocsUrl)}`)
+        .replaceAll(docs, escapeHtmlText(urls.publicDocsUrl))
         .replaceAll(api, escapeHtmlText(urls.publicApiUrl)),
       file.type,
     );
@@ -49,12 +50,16 @@ function bind(file: RenderedFile, urls: SiteUrls): Resource {
     );
   }
   return resource(
-    replaceInMarkdown(file.body, [
-      [docs, urls.publicDocsUrl],
-      [api, urls.publicApiUrl],
-    ]),
+    file.body.replaceAll(docs, urls.publicDocsUrl).replaceAll(api, urls.publicApiUrl),
     file.type,
   );
+}
+
+function perLocale(make: (locale: Locale) => Resource): Record<Locale, Resource> {
+  return Object.fromEntries(LOCALES.map((locale) => [locale, make(locale)])) as Record<
+    Locale,
+    Resource
+  >;
 }
 
 export function bindSite(site: RenderedSite, urls: SiteUrls): Site {
@@ -87,6 +92,8 @@ export function bindSite(site: RenderedSite, urls: SiteUrls): Site {
     html,
     llms: take(SITE_FILES.llms),
     llmsFull: take(SITE_FILES.llmsFull),
+    llmsFullOf: perLocale((locale) => take(SITE_FILES.llmsFullOf(locale))),
+    searchIndex: perLocale((locale) => take(SITE_FILES.searchIndex(locale))),
     openapi: site.files.has(SITE_FILES.openapi) ? take(SITE_FILES.openapi) : null,
     stylesheet: take(SITE_FILES.stylesheet),
     errors,

@@ -16,7 +16,7 @@ import type { ErrorPage, SiteUrls } from './resources.js';
 export const SITE_DIR = fileURLToPath(new URL('../../dist/site', import.meta.url));
 export const MANIFEST_FILE = 'site.json';
 /** Bumped when the layout of the files changes: a server never reads another layout. */
-export const SITE_FORMAT = 1;
+export const SITE_FORMAT = 2;
 
 /**
  * Stand-ins for the public URLs. Absolute URLs like the real ones, so every renderer treats them
@@ -61,6 +61,10 @@ export const SITE_FILES = {
     `errors/${locale}/${ERROR_NAME[page]}.${EXTENSION[representation]}`,
   llms: 'llms.txt',
   llmsFull: 'llms-full.txt',
+  /** One language's pages. */
+  llmsFullOf: (locale: Locale) => `${locale}/llms-full.txt`,
+  /** The search index of the page script (page-script.ts). */
+  searchIndex: (locale: Locale) => `${locale}/search-index.json`,
   openapi: 'openapi.json',
   stylesheet: 'assets/docs.css',
 } as const;

@@ -22,6 +22,18 @@ export interface Strings {
   languageSwitch: string;
   viewMarkdown: string;
   linkToSection: string;
+  /** Titles of the sidebar's sections (build/content.ts NAV_SECTIONS). */
+  sections: Record<'get-started' | 'api' | 'guides' | 'operate' | 'more', string>;
+  /** The links to the page before and after this one, in navigation order. */
+  previous: string;
+  next: string;
+  pageNavigation: string;
+  /** The search box (shown by the page script only; without script the sidebar remains). */
+  search: { label: string; placeholder: string; noResults: string; results: string };
+  /** The copy button the page script adds to each code block. */
+  copy: { label: string; done: string; failed: string };
+  /** Before the per-language llms-full.txt in the llms files. */
+  llmsSummary: string;
   callout: { note: string; tip: string; warning: string };
   notFoundTitle: string;
   notFoundText: string;
@@ -151,6 +163,25 @@ export const STRINGS: Record<Locale, Strings> = {
     languageSwitch: 'Language',
     viewMarkdown: 'This page as Markdown',
     linkToSection: 'Link to this section',
+    sections: {
+      'get-started': 'Get started',
+      api: 'API',
+      guides: 'Guides',
+      operate: 'Operate',
+      more: 'More',
+    },
+    previous: 'Previous',
+    next: 'Next',
+    pageNavigation: 'Previous and next page',
+    search: {
+      label: 'Search the docs',
+      placeholder: 'Search…',
+      noResults: 'No page matches.',
+      results: 'Results',
+    },
+    copy: { label: 'Copy', done: 'Copied', failed: 'Copy failed' },
+    llmsSummary:
+      'Stockroom is a self-hosted public HTTP API for inventory data: an organization exposes its inventory items and organization summary to external integrations, authenticated with organization or user API keys. This file holds every page of the English documentation as Markdown.',
     callout: { note: 'Note', tip: 'Tip', warning: 'Warning' },
     notFoundTitle: 'Page not found',
     notFoundText: 'There is no documentation page at this address.',
@@ -204,6 +235,25 @@ export const STRINGS: Record<Locale, Strings> = {
     languageSwitch: 'Idioma',
     viewMarkdown: 'Esta página en Markdown',
     linkToSection: 'Enlace a esta sección',
+    sections: {
+      'get-started': 'Primeros pasos',
+      api: 'API',
+      guides: 'Guías',
+      operate: 'Operación',
+      more: 'Más',
+    },
+    previous: 'Anterior',
+    next: 'Siguiente',
+    pageNavigation: 'Página anterior y siguiente',
+    search: {
+      label: 'Buscar en la documentación',
+      placeholder: 'Buscar…',
+      noResults: 'Ninguna página coincide.',
+      results: 'Resultados',
+    },
+    copy: { label: 'Copiar', done: 'Copiado', failed: 'No se pudo copiar' },
+    llmsSummary:
+      'Stockroom es una API HTTP pública y autoalojada para datos de inventario: una organización expone sus artículos de inventario y el resumen de la organización a integraciones externas, que se autentican con claves de API de organización o de usuario. Este archivo reúne en Markdown todas las páginas de la documentación en español.',
     callout: { note: 'Nota', tip: 'Consejo', warning: 'Advertencia' },
     notFoundTitle: 'Página no encontrada',
     notFoundText: 'No hay ninguna página de documentación en esta dirección.',

@@ -30,7 +30,12 @@ export interface Site {
   markdown: Map<string, Resource>;
   html: Map<string, Resource>;
   llms: Resource;
+  /** Both languages. */
   llmsFull: Resource;
+  /** One language each. */
+  llmsFullOf: Record<Locale, Resource>;
+  /** The page script's search index of each language. */
+  searchIndex: Record<Locale, Resource>;
   /** Null when the site was rendered without the API's OpenAPI document. */
   openapi: Resource | null;
   stylesheet: Resource;
@@ -65,6 +70,8 @@ export function* siteResources(site: Site): Generator<Resource> {
   yield* site.html.values();
   yield site.llms;
   yield site.llmsFull;
+  yield* Object.values(site.llmsFullOf);
+  yield* Object.values(site.searchIndex);
   if (site.openapi) yield site.openapi;
   yield site.stylesheet;
   for (const pages of Object.values(site.errors)) {

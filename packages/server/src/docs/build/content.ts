@@ -26,28 +26,46 @@ export interface Page {
 
 export type Pages = Record<Locale, Map<string, Page>>;
 
-/** Navigation order; a page missing here still works and is listed after these, by slug. */
-export const PAGE_ORDER = [
-  'introduction',
-  'quickstart',
-  'authentication',
-  'keys-and-limits',
-  'errors',
-  'organization',
-  'inventory-items',
-  'inventory-item',
-  'client-library',
-  'mcp',
-  'webhooks',
-  'self-hosting',
-  'admin-api',
-  'api-reference',
-];
+/**
+ * The sidebar: its sections, in order, each listing its pages in order. This is the one place a
+ * page is placed in the navigation: a new page takes one line here (its slug, in the section it
+ * belongs to). Section titles are per locale (i18n.ts `sections`). A page missing here still
+ * works, and is listed after these in a last section ("More"), by slug.
+ */
+export const NAV_SECTIONS = [
+  {
+    id: 'get-started',
+    pages: ['introduction', 'quickstart', 'authentication', 'keys-and-limits', 'errors'],
+  },
+  { id: 'api', pages: ['organization', 'inventory-items', 'inventory-item', 'api-reference'] },
+  { id: 'guides', pages: ['client-library', 'mcp', 'webhooks'] },
+  { id: 'operate', pages: ['self-hosting', 'admin-api'] },
+] as const satisfies ReadonlyArray<{ id: string; pages: readonly string[] }>;
+
+export type SectionId = (typeof NAV_SECTIONS)[number]['id'] | 'more';
+
+/** Navigation order: every page of NAV_SECTIONS, section by section. */
+export const PAGE_ORDER: string[] = NAV_SECTIONS.flatMap((section) => [...section.pages]);
+
+/** The section a page is listed in. */
+export function sectionOf(slug: string): SectionId {
+  return (
+    NAV_SECTIONS.find((section) => (section.pages as readonly string[]).includes(slug))?.id ??
+    'more'
+  );
+}
 
 /** Paths on the docs host that are not pages but may be linked to. */
-const OTHER_TARGETS = new Set(['/', '/llms.txt', '/llms-full.txt', '/openapi.json']);
+const OTHER_TARGETS = new Set([
+  '/',
+  '/llms.txt',
+  '/llms-full.txt',
+  '/en/llms-full.txt',
+  '/es/llms-full.txt',
+  '/openapi.json',
+]);
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const PAGE_PATH = /^\/([a-z]{2})\/docs\/([^/]+?)(\.mdx)?$/;
+const PAGE_PATH = /^\/([a-z]{2})\/docs\/([^/]+?)(\.mdx?)?$/;
 
 function headingAnchors(tree: Root): Set<string> {
   // Same algorithm and order as rehype-slug, so a link checked here lands on the HTML id.

@@ -1,6 +1,8 @@
 import { escapeHtml } from '../html.js';
 import { LOCALES, type Locale, STRINGS } from '../i18n.js';
+import { PAGE_SCRIPT, searchIndexPath } from '../page-script.js';
 import { pagePath } from '../resources.js';
+import type { SectionId } from './content.js';
 import type { TocEntry } from './render.js';
 
 /** The HTML document around a page: head links, navigation, language switch, outline. */
@@ -10,6 +12,8 @@ export const STYLESHEET_PATH = '/assets/docs.css';
 export interface NavEntry {
   slug: string;
   title: string;
+  /** The sidebar section it is listed in (content.ts NAV_SECTIONS). */
+  section: SectionId;
 }
 
 export interface LayoutInput {
@@ -64,11 +68,42 @@ export function renderLayout(input: LayoutInput): string {
       );
     }
   }
-  const nav = input.nav
-    .map((entry) => {
-      const current = entry.slug === input.slug ? ' aria-current="page"' : '';
-      return `<li><a href="${e(pagePath(input.locale, entry.slug))}"${current}>${e(entry.title)}</a></li>`;
+  const sections: Array<{ id: SectionId; entries: NavEntry[] }> = [];
+  for (const entry of input.nav) {
+    const last = sections.at(-1);
+    if (last?.id === entry.section) last.entries.push(entry);
+    else sections.push({ id: entry.section, entries: [entry] });
+  }
+  const nav = sections
+    .map(({ id, entries }) => {
+      const items = entries
+        .map((entry) => {
+          const current = entry.slug === input.slug ? ' aria-current="page"' : '';
+          return `<li><a href="${e(pagePath(input.locale, entry.slug))}"${current}>${e(entry.title)}</a></li>`;
+        })
+        .join('');
+      const heading = `nav-${id}`;
+      return `<section aria-labelledby="${heading}"><h2 id="${heading}">${e(strings.sections[id])}</h2><ul>${items}</ul></section>`;
     })
+    .join('');
+  const position = input.nav.findIndex((entry) => entry.slug === input.slug);
+  const pager = (entry: NavEntry | undefined, rel: 'prev' | 'next') => {
+    if (position === -1 || entry === undefined) return '';
+    const label = rel === 'prev' ? strings.previous : strings.next;
+    return `<a class="${rel}" rel="${rel}" href="${e(pagePath(input.locale, entry.slug))}"><span>${e(label)}</span>${e(entry.title)}</a>`;
+  };
+  const prevNext =
+    position === -1
+      ? ''
+      : `<nav class="pager" aria-label="${e(strings.pageNavigation)}">${pager(input.nav[position - 1], 'prev')}${pager(input.nav[position + 1], 'next')}</nav>`;
+  const search = `<div class="search" id="search" role="search" hidden data-index="${e(searchIndexPath(input.locale))}"><label for="search-input" class="visually-hidden">${e(strings.search.label)}</label><input id="search-input" type="search" autocomplete="off" spellcheck="false" placeholder="${e(strings.search.placeholder)}" aria-describedby="search-status" aria-controls="search-results"><p id="search-status" role="status"></p><ul id="search-results" aria-label="${e(strings.search.results)}"></ul></div>`;
+  const data = [
+    ['copy', strings.copy.label],
+    ['copied', strings.copy.done],
+    ['copy-failed', strings.copy.failed],
+    ['no-results', strings.search.noResults],
+  ]
+    .map(([name, value]) => ` data-${name}="${e(value ?? '')}"`)
     .join('');
   const toc =
     input.toc.length > 1
@@ -87,24 +122,27 @@ export function renderLayout(input: LayoutInput): string {
 <head>
 ${head.join('\n')}
 </head>
-<body>
+<body${data}>
 <a class="skip" href="#content">${e(strings.skipToContent)}</a>
 <header class="topbar">
 <a class="brand" href="${e(home)}">${e(strings.siteName)} <span>${e(strings.docs)}</span></a>
+${search}
 <nav class="lang" aria-label="${e(strings.languageSwitch)}">${switcher.join('')}</nav>
 </header>
 <div class="layout">
-<nav class="sidebar" aria-label="${e(strings.pages)}"><ul>${nav}</ul></nav>
+<nav class="sidebar" aria-label="${e(strings.pages)}">${nav}</nav>
 <main id="content">
 <article>
 <h1>${e(input.title)}</h1>
 <p class="lead">${e(input.description)}</p>
 ${input.body}
 </article>
+${prevNext}
 <footer class="page-footer">${markdownLink}<a href="/llms.txt">llms.txt</a> · <a href="/openapi.json">OpenAPI</a></footer>
 </main>
 ${toc}
 </div>
+<script>${PAGE_SCRIPT}</script>
 </body>
 </html>
 `;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LOCALES } from '../i18n.js';
 import { fixtureDocs, page, REPO_DOCS_DIR, type RunningDocs, startDocs } from '../testing.js';
 import { loadPages } from './content.js';
+import { liveExample } from './render.js';
 
 /** The processed Markdown rules of the docs issue, checked over HTTP. */
 
@@ -16,6 +17,9 @@ const F = '```';
 const TRICKY = 'const weird = `a *b* _c_ \\`d\\``;   // trailing spaces and a tab\there  ';
 const CURL =
   'curl -H "x-api-key: $KEY" "http://127.0.0.1:3000/api/v1/inventory/items?limit=2&fields=_id,name"\n# → 200';
+/** As served: the example's address is the API URL of the server (startDocs: api.example.test). */
+const LIVE_CURL =
+  'curl -H "x-api-key: $KEY" "https://api.example.test/api/v1/inventory/items?limit=2&fields=_id,name"\n# → 200';
 
 const SOURCE = `---
 title: Rules
@@ -87,7 +91,7 @@ Text with a [relative link](https://docs.example.test/en/docs/other), one [to a 
 **curl**
 
 ${F}bash
-${CURL}
+${LIVE_CURL}
 ${F}
 
 **JavaScript**
@@ -141,6 +145,12 @@ describe('processed Markdown of a fixture page', () => {
     expect(markdown).toBe(EXPECTED);
   });
 
+  test('examples use the served API URL, in the HTML as in the Markdown', async () => {
+    const html = await (await fetch(`${docs.url}/en/docs/rules`)).text();
+    expect(html).toContain('https://api.example.test/api/v1/inventory/items');
+    expect(html).not.toContain('127.0.0.1:3000');
+  });
+
   test('the HTML renders the same components for people', async () => {
     const html = await (await fetch(`${docs.url}/en/docs/rules`)).text();
     expect(html).toContain(
@@ -172,7 +182,14 @@ describe('processed Markdown of the repository pages', async () => {
       for (const [slug, source] of pages[locale]) {
         const markdown = await (await fetch(`${docs.url}/${locale}/docs/${slug}.mdx`)).text();
         const output = parser.parse(markdown);
-        const expected = codeBlocks(source.tree);
+        // Byte for byte, but for the example addresses, which are the server's URLs.
+        const expected = codeBlocks(source.tree).map(({ lang, value }) => ({
+          lang,
+          value: liveExample(lang, value, {
+            publicApiUrl: 'https://api.example.test',
+            publicDocsUrl: 'https://docs.example.test',
+          }),
+        }));
         // The API reference adds no code blocks, so the lists match for every page.
         expect(codeBlocks(output), `${locale}/${slug}`).toEqual(expected);
         expect(markdown.startsWith(`# ${source.title}\n\n> `), `${locale}/${slug}`).toBe(true);

@@ -1,5 +1,7 @@
+import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, RootContent as HastContent, Root as HastRoot } from 'hast';
 import type { Parent, Root, RootContent } from 'mdast';
+import { toString as mdastToString } from 'mdast-util-to-string';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSlug from 'rehype-slug';
 import rehypeStringify from 'rehype-stringify';
@@ -7,7 +9,9 @@ import remarkGfm from 'remark-gfm';
 import remarkRehype from 'remark-rehype';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import { PLACEHOLDERS } from '../built-site.js';
 import type { Strings } from '../i18n.js';
+import type { SiteUrls } from '../resources.js';
 import { componentHandlers, componentToMarkdown } from './components.js';
 import { isComment } from './mdx.js';
 
@@ -22,6 +26,8 @@ export interface RenderInput {
   strings: Strings;
   /** What `<OpenApiReference />` expands to (only the API reference page uses it). */
   openapi?: RootContent[];
+  /** The public URLs the examples' code is written with; the placeholders by default. */
+  urls?: SiteUrls;
 }
 
 export interface TocEntry {
@@ -42,11 +48,52 @@ function rewrite(parent: AnyParent, fn: (node: RootContent) => RootContent[]): v
   });
 }
 
+/**
+ * The addresses the pages' examples are written with (a local server on its default ports), and
+ * the public URL each becomes when served: the placeholders at build time, which the serving
+ * process replaces with its own (bind-site.ts). Only in code blocks of the languages a reader
+ * runs or copies into a client (shell, JavaScript, TypeScript, JSON); `text` (a program's
+ * output), configuration files (`yaml`, `ini`) and prose keep what they say. The source pages,
+ * which the examples test runs against a local server, are not changed.
+ */
+export const EXAMPLE_URLS: ReadonlyArray<readonly [string, keyof SiteUrls]> = [
+  ['http://127.0.0.1:3000', 'publicApiUrl'],
+  ['http://127.0.0.1:3001', 'publicDocsUrl'],
+];
+const LIVE_URL_LANGUAGES = new Set([
+  'bash',
+  'sh',
+  'shell',
+  'js',
+  'javascript',
+  'ts',
+  'typescript',
+  'json',
+]);
+
+/** A code block's text with the example addresses made the served ones. */
+export function liveExample(
+  lang: string | null | undefined,
+  code: string,
+  urls: SiteUrls = PLACEHOLDERS,
+): string {
+  if (!LIVE_URL_LANGUAGES.has(lang ?? '')) return code;
+  // Not when a digit follows (":30001" would be another port).
+  return EXAMPLE_URLS.reduce(
+    (out, [from, to]) =>
+      out.replace(new RegExp(`${from.replaceAll('.', '\\.')}(?![0-9])`, 'g'), () => urls[to]),
+    code,
+  );
+}
+
 /** A copy of the page tree without frontmatter, imports/exports and comments, components expanded. */
 function prepare(input: RenderInput): Root {
   const tree = structuredClone(input.tree);
   rewrite(tree, (node) => {
     switch (node.type) {
+      case 'code':
+        node.value = liveExample(node.lang, node.value, input.urls);
+        return [node];
       case 'yaml':
       case 'mdxjsEsm':
         return [];
@@ -80,7 +127,9 @@ function rewriteLinks(tree: Root, map: (url: string) => string): void {
   });
 }
 
-const markdownProcessor = unified().use(remarkGfm).use(remarkStringify, {
+// Tables are written compactly (`| a | b |`, delimiter cells `-`): padding every cell to its
+// column's widest made a quarter of llms-full.txt blank space, and meant nothing to a reader.
+const markdownProcessor = unified().use(remarkGfm, { tablePipeAlign: false }).use(remarkStringify, {
   bullet: '-',
   emphasis: '_',
   fence: '`',
@@ -179,4 +228,51 @@ export function renderHtml(input: RenderInput): HtmlFragment {
     .use(rehypeStringify);
   const hast = processor.runSync(tree);
   return { html: processor.stringify(hast), toc };
+}
+
+/** One entry of a locale's search index: a page's lead, or one of its `##` sections. */
+export interface SearchEntry {
+  /** The page title. */
+  t: string;
+  /** The section heading; empty for what comes before the first. */
+  h: string;
+  /** Address: the page, with `#id` for a section. */
+  u: string;
+  /** The section's words (prose, tables, inline code; not code blocks), one space apart. */
+  x: string;
+}
+
+/**
+ * A page cut into sections for the search index. Ids are the HTML's: the same slugger over the
+ * same headings in the same order as rehype-slug.
+ */
+export function searchEntries(input: RenderInput): SearchEntry[] {
+  const tree = prepare(input);
+  rewrite(tree, (node) =>
+    node.type === 'mdxJsxFlowElement' ? componentToMarkdown(node, input.strings) : [node],
+  );
+  const slugger = new GithubSlugger();
+  const entries: SearchEntry[] = [{ t: input.title, h: '', u: input.path, x: input.description }];
+  const words = (node: RootContent): string => {
+    if (node.type === 'code') return '';
+    if (node.type === 'heading') {
+      slugger.slug(mdastToString(node));
+      return mdastToString(node);
+    }
+    if ('children' in node && Array.isArray(node.children)) {
+      return (node.children as RootContent[]).map(words).join(' ');
+    }
+    return mdastToString(node);
+  };
+  for (const node of tree.children) {
+    if (node.type === 'heading' && node.depth === 2) {
+      const text = mdastToString(node);
+      entries.push({ t: input.title, h: text, u: `${input.path}#${slugger.slug(text)}`, x: '' });
+      continue;
+    }
+    const entry = entries.at(-1) as SearchEntry;
+    entry.x = `${entry.x} ${words(node)}`;
+  }
+  for (const entry of entries) entry.x = entry.x.replace(/\s+/g, ' ').trim();
+  return entries;
 }

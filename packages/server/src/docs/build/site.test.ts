@@ -1,8 +1,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bindSite } from '../bind-site.js';
-import { PLACEHOLDERS, type RenderedSite, readSite, SITE_DIR } from '../built-site.js';
+import { PLACEHOLDERS, type RenderedSite, readSite, SITE_DIR, SITE_FILES } from '../built-site.js';
+import { LOCALES } from '../i18n.js';
 import { type Site, type SiteUrls, siteResources } from '../resources.js';
 import { FIXTURE_OPENAPI, fixtureDocs, page, REPO_DOCS_DIR } from '../testing.js';
 import { apiDocument } from './api-document.js';
@@ -45,12 +50,15 @@ const URLS: Array<[string, SiteUrls]> = [
     },
   ],
   [
-    // HTML escapes the apostrophe (an attribute) and the API URL's `&` and `<` (text and code).
-    // A docs URL holding `&`, `(`, `)`, `<`, `>`, `\\` or spaces would be escaped in Markdown
-    // links by the renderer and not by bind-site.ts; no base URL holds them.
+    // HTML escapes `&` one way in an attribute (the canonical link) and another in text (the
+    // examples' code), and the API URL's `&` and `<` in text and code. (Markdown escapes `&`
+    // before a letter or `#`, where it could start a character reference.) A docs URL holding `(`,
+    // `)`, `<`, `>`, `\\` or spaces would be escaped in Markdown links by the renderer and not by
+    // bind-site.ts; one holding a quote (`'`, `"`) or `#` would be highlighted differently in the
+    // examples' shell code; no base URL holds them.
     'characters HTML escapes',
     {
-      publicDocsUrl: "https://docs.example.test/it's~docs_*1",
+      publicDocsUrl: 'https://docs.example.test/it&~docs_*1',
       publicApiUrl: 'https://api.example.test/x&y<z',
     },
   ],
@@ -83,9 +91,11 @@ describe('the placeholders of the public URLs', async () => {
         expect(contents(served)).toEqual(contents(direct));
       }
     },
+    // Six renderings of every page of both languages: slow on a busy machine.
+    120_000,
   );
 
-  test('tables of hand-written pages too: aligned columns, links in a callout', async () => {
+  test('tables of hand-written pages too: every alignment, links in a callout', async () => {
     const table = [
       '| Left | Centre | Right | Plain |',
       '| :--- | :----: | ----: | ----- |',
@@ -107,6 +117,33 @@ describe('the placeholders of the public URLs', async () => {
       expect(served.markdown.get('en/intro')?.body.toString()).toContain(
         `${urls.publicDocsUrl}/en/docs/other#part`,
       );
+    }
+  });
+
+  test('llms-full.txt is well under the size of its pages with padded tables', () => {
+    // What it used to be: the same pages with every table cell padded to its column's width.
+    const padded = unified().use(remarkParse).use(remarkGfm).use(remarkStringify, {
+      bullet: '-',
+      emphasis: '_',
+      fence: '`',
+      fences: true,
+      listItemIndent: 'one',
+      rule: '-',
+      strong: '*',
+    });
+    const site = renderPages(pages, api);
+    const size = (name: string) => Buffer.byteLength(site.files.get(name)?.body ?? '');
+    let before = 0;
+    for (const locale of LOCALES) {
+      for (const slug of site.slugs[locale]) {
+        const markdown = site.files.get(SITE_FILES.page(locale, slug, 'markdown'))?.body ?? '';
+        before += Buffer.byteLength(String(padded.processSync(markdown)));
+      }
+    }
+    // Compact tables alone save over a quarter; one language is under half of both padded.
+    expect(size(SITE_FILES.llmsFull)).toBeLessThan(0.75 * before);
+    for (const locale of LOCALES) {
+      expect(size(SITE_FILES.llmsFullOf(locale))).toBeLessThan(0.5 * before);
     }
   });
 

@@ -12,11 +12,11 @@ import {
   type SiteUrls,
   TEXT_TYPE,
 } from '../resources.js';
-import { loadPages, type Page, type Pages, sortSlugs } from './content.js';
+import { loadPages, type Page, type Pages, sectionOf, sortSlugs } from './content.js';
 import { type NavEntry, renderLayout } from './layout.js';
 import { DocsContentError } from './mdx.js';
 import { OpenApiView } from './openapi.js';
-import { renderHtml, renderMarkdown } from './render.js';
+import { renderHtml, renderMarkdown, type SearchEntry, searchEntries } from './render.js';
 import { STYLESHEET } from './style.js';
 
 /**
@@ -40,6 +40,7 @@ export function navigation(pages: Pages, locale: Locale): NavEntry[] {
   return sortSlugs(pages[locale].keys()).map((slug) => ({
     slug,
     title: pages[locale].get(slug)?.title ?? slug,
+    section: sectionOf(slug),
   }));
 }
 
@@ -103,17 +104,27 @@ function renderErrorPages(pages: Pages, urls: SiteUrls, files: Map<string, Rende
   }
 }
 
+/** The summary that opens llms.txt and /llms-full.txt. */
+const SUMMARY =
+  'Stockroom is a self-hosted public HTTP API for inventory data: an organization exposes its inventory items and organization summary to external integrations, authenticated with organization or user API keys.';
+
 function llmsIndex(pages: Pages, urls: SiteUrls): string {
   const docs = urls.publicDocsUrl;
+  const perLanguage = LOCALES.map(
+    (locale) => `${docs}/${locale}/llms-full.txt (${STRINGS[locale].languageName})`,
+  ).join(', ');
   const lines = [
     '# Stockroom',
     '',
-    '> Stockroom is a self-hosted public HTTP API for inventory data: an organization exposes its inventory items and organization summary to external integrations, authenticated with organization or user API keys. This index lists every documentation page, in English and in Spanish, as Markdown.',
+    `> ${SUMMARY} This index lists every documentation page, in English and in Spanish, as Markdown.`,
     '',
-    `Each page is Markdown at the address listed here; the same address without \`.mdx\` serves HTML, or Markdown when requested with \`Accept: text/markdown\`. Every page of both languages in one file: ${docs}/llms-full.txt. The OpenAPI 3.1 document: ${docs}/openapi.json. The API itself: ${urls.publicApiUrl}/api/v1/.`,
+    `Each page is Markdown at the address listed here (\`.md\` works as well as \`.mdx\`); the same address without the extension serves HTML, or Markdown when requested with \`Accept: text/markdown\`. Every page of one language in one file: ${perLanguage}. Both languages in one file: ${docs}/llms-full.txt. The OpenAPI 3.1 document: ${docs}/openapi.json. The API itself: ${urls.publicApiUrl}/api/v1/.`,
   ];
   for (const locale of LOCALES) {
     lines.push('', `## ${STRINGS[locale].languageName}`, '');
+    lines.push(
+      `- [${STRINGS[locale].languageName}: every page in one file](${docs}/${locale}/llms-full.txt): ${STRINGS[locale].llmsSummary}`,
+    );
     for (const entry of navigation(pages, locale)) {
       const page = pages[locale].get(entry.slug);
       if (!page) continue;
@@ -123,6 +134,14 @@ function llmsIndex(pages: Pages, urls: SiteUrls): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * An llms-full file: `# Stockroom`, a one-paragraph summary, then each page's processed Markdown
+ * (opening with its own `# Title`), a thematic break between them.
+ */
+function llmsFull(summary: string, pages: string[]): string {
+  return [`# Stockroom\n\n> ${summary}\n`, ...pages].join('\n---\n\n');
 }
 
 /** A placeholder written in a page would be replaced in what is served: refused. */
@@ -149,9 +168,10 @@ export function renderPages(
 ): RenderedSite {
   refusePlaceholders(pages);
   const files = new Map<string, RenderedFile>();
-  const fullText: string[] = [];
+  const fullText: Record<Locale, string[]> = { en: [], es: [] };
   for (const locale of LOCALES) {
     const nav = navigation(pages, locale);
+    const search: SearchEntry[] = [];
     for (const { slug } of nav) {
       const page = pages[locale].get(slug);
       if (!page) continue;
@@ -161,10 +181,12 @@ export function renderPages(
         tree: page.tree,
         path: pagePath(locale, slug),
         strings: STRINGS[locale],
+        urls,
         ...(page.generated ? { openapi: openapiNodes(page, pages, openapi, urls) } : {}),
       };
       const md = renderMarkdown(input, urls.publicDocsUrl);
-      fullText.push(md);
+      fullText[locale].push(md);
+      search.push(...searchEntries(input));
       files.set(SITE_FILES.page(locale, slug, 'markdown'), file(md, MARKDOWN_TYPE));
       const fragment = renderHtml(input);
       const twins = Object.fromEntries(LOCALES.map((l) => [l, pages[l].has(slug)])) as Record<
@@ -184,10 +206,23 @@ export function renderPages(
       });
       files.set(SITE_FILES.page(locale, slug, 'html'), file(document, HTML_TYPE));
     }
+    files.set(SITE_FILES.searchIndex(locale), file(`${JSON.stringify(search)}\n`, JSON_TYPE));
+    files.set(
+      SITE_FILES.llmsFullOf(locale),
+      file(llmsFull(STRINGS[locale].llmsSummary, fullText[locale]), TEXT_TYPE),
+    );
   }
   files.set(SITE_FILES.llms, file(llmsIndex(pages, urls), TEXT_TYPE));
-  // A thematic break between pages; each page opens with its own `# Title`.
-  files.set(SITE_FILES.llmsFull, file(fullText.join('\n---\n\n'), TEXT_TYPE));
+  files.set(
+    SITE_FILES.llmsFull,
+    file(
+      llmsFull(
+        `${SUMMARY} This file holds every page of the documentation as Markdown, in English then in Spanish (one language: ${LOCALES.map((locale) => `${urls.publicDocsUrl}/${locale}/llms-full.txt`).join(', ')}).`,
+        LOCALES.flatMap((locale) => fullText[locale]),
+      ),
+      TEXT_TYPE,
+    ),
+  );
   if (openapi !== undefined) {
     files.set(SITE_FILES.openapi, file(`${JSON.stringify(openapi, null, 2)}\n`, JSON_TYPE));
   }
