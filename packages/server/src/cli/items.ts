@@ -65,8 +65,10 @@ Fields: name, description, sku, barcode, status, quantity, customFields. The API
 organizationId, createdAt and updatedAt are accepted and ignored; any other CSV column is an
 error of the file, any other JSON field rejects its row.
 Rows with a sku that exists are updated, others created; rows without a sku are always created.
-A column absent from the file leaves that field as stored; an empty CSV cell sets null (name,
-status, quantity and customFields cannot be null). A sku may appear once per file.
+A column absent from the file leaves that field as stored. An empty CSV cell sets null
+(description, sku, barcode), {} (customFields), or leaves the field as if its column were absent
+(status, quantity: Draft and 0 for a new item); an empty name is a rejected row, and a row of
+empty cells is skipped. A sku may appear once per file.
 Rejected rows are listed with their line number and the command exits 1; a malformed file, or
 one that is not UTF-8, writes nothing.`,
     )
