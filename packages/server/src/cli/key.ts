@@ -251,7 +251,7 @@ export function registerKey(program: Command): void {
   stateCommand(
     key,
     'revoke',
-    'revoke a key for good (the API then treats it as unknown)',
+    'revoke a key for good (the API then treats it as unknown); asks first on a terminal',
     (store, current) => revokeKey(store, cliActor(), current),
     'Revoked',
     (current) => ({
