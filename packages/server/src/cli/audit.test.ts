@@ -48,15 +48,17 @@ describe('stockroom audit', () => {
         '--org',
         'acme',
       ],
-      ['items', 'delete', '--org', 'acme', '--sku', 'A-2'],
-      ['user', 'remove', '--org', 'acme', '--user', 'ana@example.com'],
-      ['key', 'revoke', keyId],
+      ['items', 'delete', '--org', 'acme', '--sku', 'A-2', '--yes'],
+      ['user', 'remove', '--org', 'acme', '--user', 'ana@example.com', '--yes'],
+      ['key', 'revoke', keyId, '--yes'],
     ]) {
       expectSuccess(await run(args));
     }
     // Failures leave no event.
     expectFailure(await run(['key', 'disable', keyId]), { status: 1 });
-    expectFailure(await run(['items', 'delete', '--org', 'acme', '--sku', 'nope']), { status: 1 });
+    expectFailure(await run(['items', 'delete', '--org', 'acme', '--sku', 'nope', '--yes']), {
+      status: 1,
+    });
   });
 
   it('lists every operator change to an organization, oldest first, with who and when', async () => {

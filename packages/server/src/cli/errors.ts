@@ -16,6 +16,8 @@ export type CliErrorCode =
   | 'USER_NOT_FOUND'
   | 'NOT_A_MEMBER'
   | 'KEY_NOT_FOUND'
+  /** A key prefix that several keys share: the message lists their ids. */
+  | 'KEY_AMBIGUOUS'
   | 'KEY_REVOKED'
   | 'ITEM_NOT_FOUND'
   | 'CONFLICT'
@@ -28,6 +30,8 @@ export type CliErrorCode =
   | 'NOT_SUPPORTED'
   | 'WEBHOOK_NOT_FOUND'
   | 'DESTINATION_REFUSED'
+  /** A destructive command the person at the terminal did not confirm. */
+  | 'CANCELLED'
   | 'INTERNAL_ERROR';
 
 export class CliError extends Error {

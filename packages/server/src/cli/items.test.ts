@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Item } from '../store/types.js';
 import { createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
@@ -83,6 +85,47 @@ describe('stockroom items import', () => {
       ['B', null, 'Draft', '{"z":1,"a":2}'],
       ['C', 'C1', 'Discontinued', '{}'],
     ]);
+  });
+
+  it('imports an ordinary spreadsheet export (BOM, CRLF, quoted commas, empty cells) with no errors', async () => {
+    const fixture = fileURLToPath(new URL('./fixtures/spreadsheet-export.csv', import.meta.url));
+    const bytes = readFileSync(fixture);
+    // What the fixture is: the test below would prove nothing on a file re-saved without these.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString('utf8').split('\r\n')).toHaveLength(24);
+    const result = await run(['items', 'import', fixture, '--org', slug, '--json']);
+    expectSuccess(result, { json: true });
+    expect(result.json).toEqual({ created: 20, updated: 0, unchanged: 0, failed: 0, errors: [] });
+    expect(await bySku('TENT-2P')).toMatchObject({
+      name: 'Ultralight Tent 2P',
+      description: 'Two-person tent, 1.2 kg',
+      customFields: '{"capacity":2}',
+    });
+    // Empty cells: customFields {}, description and barcode null, status and quantity defaults.
+    expect(await bySku('DRY-10')).toMatchObject({
+      description: null,
+      barcode: null,
+      status: 'Draft',
+      quantity: 0,
+      customFields: '{}',
+    });
+    expect(await bySku('BAG-M5')).toMatchObject({ name: 'Sleeping bag, -5 °C' });
+    expect(await bySku('AID-1')).toMatchObject({ description: 'Contains "essentials" only' });
+
+    // Updated in the spreadsheet and exported again: an empty status or quantity keeps what is
+    // stored, an empty customFields cell sets {}.
+    const edited = sandbox.file(
+      `edited${n}.csv`,
+      '\ufeffname,sku,status,quantity,customFields\r\nHammock,HAM-1,,,\r\nTarp 3x3,TARP-3,Inactive,,\r\n',
+    );
+    const again = await run(['items', 'import', edited, '--org', slug, '--json']);
+    expect(again.json).toEqual({ created: 0, updated: 2, unchanged: 0, failed: 0, errors: [] });
+    expect(await bySku('HAM-1')).toMatchObject({
+      status: 'Draft',
+      quantity: 3,
+      customFields: '{}',
+    });
+    expect(await bySku('TARP-3')).toMatchObject({ status: 'Inactive', quantity: 8 });
   });
 
   it('upserts by sku: identical rows are unchanged and keep updatedAt; absent columns stay; empty cells clear', async () => {
@@ -350,14 +393,46 @@ describe('stockroom items delete', () => {
   });
 
   it('deletes by sku and by id', async () => {
-    const bySkuRun = await run(['items', 'delete', '--org', slug, '--sku', 'A1', '--json']);
+    const bySkuRun = await run([
+      'items',
+      'delete',
+      '--org',
+      slug,
+      '--sku',
+      'A1',
+      '--json',
+      '--yes',
+    ]);
     expectSuccess(bySkuRun, { json: true });
     expect(bySkuRun.json).toEqual({ deleted: true, sku: 'A1' });
     const b = (await bySku('B1')) as Item;
-    const byIdRun = await run(['items', 'delete', '--org', orgId, '--id', b.id]);
-    expectSuccess(byIdRun);
+    const byIdRun = await run(['items', 'delete', '--org', orgId, '--id', b.id], {
+      stdin: { isTTY: true, lines: ['y'] },
+    });
+    expect(byIdRun.stderr).toBe(`Delete the item "B" (id ${b.id}) from ${slug}? [y/N] `);
+    expect(byIdRun.status).toBe(0);
     expect(byIdRun.stdout).toBe(`Deleted the item with id ${b.id} from ${slug}\n`);
     expect((await items()).map((i) => i.name)).toEqual(['C']);
+  });
+
+  it('asks on a terminal, needs --yes otherwise; an unknown item fails before anything is asked', async () => {
+    const before = sandbox.dump();
+    expectFailure(await run(['items', 'delete', '--org', slug, '--sku', 'A1']), {
+      status: 2,
+      message: new RegExp(
+        `^stockroom: items delete would delete the item "A" \\(sku "A1"\\) from ${slug}; stdin is not a terminal, so nothing was asked and nothing changed: pass --yes to confirm$`,
+      ),
+    });
+    const declined = await run(['items', 'delete', '--org', slug, '--sku', 'A1'], {
+      stdin: { isTTY: true, lines: ['no'] },
+    });
+    expect(declined.status).toBe(1);
+    expect(declined.stderr).toContain('stockroom: items delete cancelled; nothing was changed');
+    const unknown = await run(['items', 'delete', '--org', slug, '--sku', 'NOPE'], {
+      stdin: { isTTY: true, lines: ['y'] },
+    });
+    expectFailure(unknown, { status: 1, message: /no item with sku "NOPE"/ });
+    expect(sandbox.dump()).toBe(before);
   });
 
   it.each([
@@ -373,14 +448,17 @@ describe('stockroom items delete', () => {
     [['--sku', ''], 2, /must be 1-100 characters/],
   ] as const)('delete %j fails with exit %i and deletes nothing', async (args, status, message) => {
     const before = sandbox.dump();
-    expectFailure(await run(['items', 'delete', '--org', slug, ...args]), { status, message });
+    expectFailure(await run(['items', 'delete', '--org', slug, '--yes', ...args]), {
+      status,
+      message,
+    });
     expect(sandbox.dump()).toBe(before);
   });
 
   it('an item of another organization is not found', async () => {
     const other = (await run(['org', 'create', '--name', `Other ${n}`, '--json'])).json.slug;
     const before = sandbox.dump();
-    expectFailure(await run(['items', 'delete', '--org', other, '--sku', 'A1', '--json']), {
+    expectFailure(await run(['items', 'delete', '--org', other, '--sku', 'A1', '--json', '-y']), {
       status: 1,
       code: 'ITEM_NOT_FOUND',
       json: true,

@@ -3,6 +3,8 @@ import { ImportFileError, ImportStoppedError } from '../items/errors.js';
 import type { ImportResult } from '../items/import.js';
 import { cliActor } from '../operations/audit.js';
 import { deleteItem, importItemsFile } from '../operations/items.js';
+import type { ItemRef } from '../store/types.js';
+import { type ConfirmOptions, confirm, confirmable } from './confirm.js';
 import { contextOf, resolvePath, withStore } from './context.js';
 import { CliError, toCliError, usageError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
@@ -65,8 +67,10 @@ Fields: name, description, sku, barcode, status, quantity, customFields. The API
 organizationId, createdAt and updatedAt are accepted and ignored; any other CSV column is an
 error of the file, any other JSON field rejects its row.
 Rows with a sku that exists are updated, others created; rows without a sku are always created.
-A column absent from the file leaves that field as stored; an empty CSV cell sets null (name,
-status, quantity and customFields cannot be null). A sku may appear once per file.
+A column absent from the file leaves that field as stored. An empty CSV cell sets null
+(description, sku, barcode), {} (customFields), or leaves the field as if its column were absent
+(status, quantity: Draft and 0 for a new item); an empty name is a rejected row, and a row of
+empty cells is skipped. A sku may appear once per file.
 Rejected rows are listed with their line number and the command exits 1; a malformed file, or
 one that is not UTF-8, writes nothing.`,
     )
@@ -119,26 +123,42 @@ one that is not UTF-8, writes nothing.`,
       context.out.success({ ...result }, report(file, slug, result, strict));
     });
 
-  items
-    .command('delete')
-    .description('delete one item by sku or by id')
-    .requiredOption('--org <ORG>', 'organization id or slug')
-    .addOption(new Option('--sku <SKU>', 'the item sku').argParser(parseSku).conflicts('id'))
-    .addOption(new Option('--id <ID>', 'the item id').argParser(parseId))
-    .action(async (opts: { org: string; sku?: string; id?: string }, command: Command) => {
+  confirmable(
+    items
+      .command('delete')
+      .description('delete one item by sku or by id (asks first on a terminal)')
+      .requiredOption('--org <ORG>', 'organization id or slug')
+      .addOption(
+        new Option('--sku <SKU>', 'the item sku (this or --id)')
+          .argParser(parseSku)
+          .conflicts('id'),
+      )
+      .addOption(new Option('--id <ID>', 'the item id (this or --sku)').argParser(parseId)),
+  ).action(
+    async (opts: { org: string; sku?: string; id?: string } & ConfirmOptions, command: Command) => {
       const context = contextOf(command);
       if (opts.sku === undefined && opts.id === undefined) {
         throw usageError('pass --sku SKU or --id ID to say which item to delete');
       }
-      const by = opts.id !== undefined ? { id: opts.id } : { sku: opts.sku as string };
+      const by: ItemRef = opts.id !== undefined ? { id: opts.id } : { sku: opts.sku as string };
       const what = 'id' in by ? `id ${by.id}` : `sku ${JSON.stringify(by.sku)}`;
       const slug = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, opts.org);
-        if (!(await deleteItem(store, cliActor(), organization, by))) {
-          throw new CliError('ITEM_NOT_FOUND', `no item with ${what} in ${organization.slug}`);
-        }
+        const notFound = () =>
+          new CliError('ITEM_NOT_FOUND', `no item with ${what} in ${organization.slug}`);
+        const [item] = await store.listItems(organization.id, {
+          limit: 1,
+          ...('id' in by ? { ids: [by.id] } : { sku: by.sku }),
+        });
+        if (!item) throw notFound();
+        await confirm(context, opts, {
+          command: 'items delete',
+          action: `delete the item ${JSON.stringify(item.name)} (${what}) from ${organization.slug}`,
+        });
+        if (!(await deleteItem(store, cliActor(), organization, by))) throw notFound();
         return organization.slug;
       });
       context.out.success({ deleted: true, ...by }, `Deleted the item with ${what} from ${slug}`);
-    });
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey, isWellFormedKey } from '../keys/format.js';
+import { newId } from '../ids.js';
+import { generateKey, hashKey, isWellFormedKey } from '../keys/format.js';
 import { issueKey } from '../keys/issue.js';
 import { createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
 
@@ -261,12 +262,69 @@ describe('stockroom key', () => {
     const human = await run(['key', 'list', '--org', acme]);
     expectSuccess(human);
     const lines = human.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(
+    expect(lines[0]).toMatch(/^ID +PREFIX +NAME +TYPE +STATE +EXPIRES +LAST USED$/);
+    expect(lines).toHaveLength(1 + listed.json.keys.length);
+    expect(human.stdout).toMatch(/ user +active +never +never$/m);
+    expect(human.stdout).toMatch(/ Partner +org +exhausted +\d{4}-\d\d-\d\d +never$/m);
+
+    const wide = await run(['key', 'list', '--org', acme, '--wide']);
+    expectSuccess(wide);
+    const wideLines = wide.stdout.trimEnd().split('\n');
+    expect(wideLines[0]).toMatch(
       /^ID +PREFIX +NAME +TYPE +USER +STATE +REMAINING +RATE LIMIT +EXPIRES +LAST USED$/,
     );
-    expect(lines).toHaveLength(1 + listed.json.keys.length);
-    expect(human.stdout).toMatch(/ user +ana@example\.com +active +- +600\/1m +never +never$/m);
-    expect(human.stdout).toMatch(/Partner +organization +- +exhausted +0 +10\/1s +\S+Z +never$/m);
+    expect(wideLines).toHaveLength(1 + listed.json.keys.length);
+    expect(wide.stdout).toMatch(/ user +ana@example\.com +active +- +600\/1m +never +never$/m);
+    expect(wide.stdout).toMatch(/Partner +organization +- +exhausted +0 +10\/1s +\S+Z +never$/m);
+  });
+
+  it('list: every line fits 100 columns with realistic keys; --wide keeps every detail', async () => {
+    const org = (await run(['org', 'create', '--name', 'Wide Widgets', '--json'])).json.id;
+    expectSuccess(
+      await run([
+        'user',
+        'create',
+        '--org',
+        org,
+        '--email',
+        'maria.fernanda.gonzalez-villalobos@procurement.example-enterprise.com',
+      ]),
+    );
+    const store = sandbox.store();
+    const longName =
+      'Warehouse scanner integration for the north distribution centre (nightly sync)';
+    await issueKey(store, {
+      organizationId: org,
+      name: longName,
+      expiresAt: Date.UTC(2027, 0, 31, 12),
+      remaining: 1_000_000_000,
+      rateLimit: { max: 1_000_000_000, windowSeconds: 365 * 86400 },
+    });
+    const userId = (
+      await store.findUser('maria.fernanda.gonzalez-villalobos@procurement.example-enterprise.com')
+    )?.id;
+    await issueKey(store, {
+      organizationId: org,
+      userId: userId ?? null,
+      name: 'Reports: Ñandú café 📦 quarterly exports',
+    });
+    await issueKey(store, { organizationId: org, name: 'CI' });
+
+    const listed = await run(['key', 'list', '--org', org]);
+    expectSuccess(listed);
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
+    expect(listed.stdout).toContain('Warehouse scanner');
+    expect(listed.stdout).toContain('…');
+    expect(listed.stdout).toMatch(/ org +active +2027-01-31 +never$/m);
+
+    const wide = await run(['key', 'list', '--org', org, '--wide']);
+    expect(wide.stdout).toContain(longName);
+    expect(wide.stdout).toContain(
+      'maria.fernanda.gonzalez-villalobos@procurement.example-enterprise.com',
+    );
+    expect(wide.stdout).toContain('2027-01-31T12:00:00.000Z');
   });
 
   it('list: an unknown organization is exit 1', async () => {
@@ -292,14 +350,14 @@ describe('stockroom key', () => {
     );
     expect((await store.getApiKey(id))?.enabled).toBe(true);
 
-    const revoked = await run(['key', 'revoke', id, '--json']);
+    const revoked = await run(['key', 'revoke', id, '--json', '--yes']);
     expectSuccess(revoked, { json: true });
     expect(revoked.json).toMatchObject({ id, state: 'revoked' });
     const revokedAt = (await store.getApiKey(id))?.revokedAt;
     expect(revokedAt).not.toBeNull();
 
     // Revoking again is harmless and keeps the first revocation time.
-    expectSuccess(await run(['key', 'revoke', id]));
+    expectSuccess(await run(['key', 'revoke', id, '--yes']));
     expect((await store.getApiKey(id))?.revokedAt).toBe(revokedAt);
 
     await rejected(['key', 'enable', id], {
@@ -358,11 +416,131 @@ describe('stockroom key', () => {
       status: 2,
       message: /DURATION must be/,
     });
-    expectSuccess(await run(['key', 'revoke', created.id]));
+    expectSuccess(await run(['key', 'revoke', created.id, '-y']));
     await rejected(['key', 'rotate', created.id], {
       status: 1,
       message: /is revoked and cannot be rotated/,
     });
+  });
+
+  /** A key with a chosen display prefix (prefixes are random: this is how two can collide). */
+  async function keyWithPrefix(organizationId: string, prefix: string, name: string) {
+    return sandbox.store().createApiKey({
+      id: newId(),
+      organizationId,
+      userId: null,
+      type: 'organization',
+      name,
+      prefix,
+      hash: hashKey(`${prefix}${name}`),
+      permissions: ['inventory:view'],
+      expiresAt: null,
+      remaining: null,
+      rateLimit: null,
+      createdAt: Date.now(),
+    });
+  }
+
+  it('KEY may be the prefix logs and auth/verify show, or the key itself (never echoed)', async () => {
+    const created = (await run(['key', 'create', '--org', 'acme', '--name', 'By prefix', '--json']))
+      .json;
+    const disabled = await run(['key', 'disable', created.prefix, '--json']);
+    expectSuccess(disabled, { json: true });
+    expect(disabled.json).toMatchObject({ id: created.id, state: 'disabled' });
+
+    const enabled = await run(['key', 'enable', created.key]);
+    expectSuccess(enabled);
+    expect(enabled.stdout).toContain(`Enabled key ${created.id} (${created.prefix}, "By prefix")`);
+    expect(enabled.stdout).not.toContain(created.key);
+
+    // A well-formed key nobody has: not found, and only its prefix is shown.
+    const other = generateKey('organization').key;
+    const unknown = await run(['key', 'revoke', other, '--yes']);
+    expectFailure(unknown, {
+      status: 1,
+      message: /no key \(or only a revoked one\) has the secret/,
+    });
+    expect(unknown.stderr).not.toContain(other);
+    expect(unknown.stderr).toContain(`${other.slice(0, 11)}…`);
+    // A mistyped key (bad checksum) is a usage error that does not echo it either.
+    const typo = `${created.key.slice(0, -1)}${created.key.endsWith('A') ? 'B' : 'A'}`;
+    const mistyped = await run(['key', 'disable', typo]);
+    expectFailure(mistyped, { status: 2, message: /must be a key id/ });
+    expect(mistyped.stderr).not.toContain(typo);
+
+    expectFailure(await run(['key', 'disable', 'sr_org_zzZZ', '--json']), {
+      status: 1,
+      code: 'KEY_NOT_FOUND',
+      message: /no key has the prefix sr_org_zzZZ \(prefixes are case-sensitive\)/,
+      json: true,
+    });
+  });
+
+  it('an ambiguous prefix names every key it matches, by id; a revoked twin does not count', async () => {
+    const globex = (await run(['org', 'show', 'globex', '--json'])).json.id;
+    const first = await keyWithPrefix(acme, 'sr_org_Dup1', 'Shop');
+    const second = await keyWithPrefix(globex, 'sr_org_Dup1', 'Reports');
+    const before = sandbox.dump();
+    const ambiguous = await run(['key', 'revoke', 'sr_org_Dup1', '--yes', '--json']);
+    expectFailure(ambiguous, {
+      status: 1,
+      code: 'KEY_AMBIGUOUS',
+      message: `stockroom: the prefix sr_org_Dup1 matches 2 keys: ${first.id} (acme, "Shop", active), ${second.id} (globex, "Reports", active); pass the key id instead`,
+      json: true,
+    });
+    expect(sandbox.dump()).toBe(before);
+
+    await sandbox.store().revokeApiKey(first.id);
+    const disabled = await run(['key', 'disable', 'sr_org_Dup1', '--json']);
+    expectSuccess(disabled, { json: true });
+    expect(disabled.json).toMatchObject({ id: second.id, state: 'disabled' });
+  });
+
+  it('revoke asks on a terminal (y/N), needs --yes otherwise, and changes nothing unless confirmed', async () => {
+    const created = (await run(['key', 'create', '--org', 'acme', '--name', 'Asked', '--json']))
+      .json;
+    const before = sandbox.dump();
+
+    // No terminal, no --yes: exit 2, saying what would happen and to pass --yes.
+    const piped = await run(['key', 'revoke', created.prefix]);
+    expectFailure(piped, {
+      status: 2,
+      message: new RegExp(
+        `^stockroom: key revoke would revoke key ${created.id} \\(${created.prefix}, "Asked"\\) \\(revocation is permanent: .*\\); stdin is not a terminal, so nothing was asked and nothing changed: pass --yes to confirm$`,
+      ),
+    });
+    expect(
+      (await run(['key', 'revoke', created.id], { stdin: { isTTY: false, lines: ['y'] } })).status,
+    ).toBe(2);
+
+    // A terminal: the question on stderr; anything but y/yes (or the end of input) cancels.
+    for (const lines of [['n'], [''], ['yess'], []]) {
+      const declined = await run(['key', 'revoke', created.id, '--json'], {
+        stdin: { isTTY: true, lines },
+      });
+      expect(declined.status).toBe(1);
+      expect(declined.stderr).toMatch(
+        new RegExp(
+          `^Revoke key ${created.id} \\(${created.prefix}, "Asked"\\)\\? Revocation is permanent: .* \\[y/N\\] `,
+        ),
+      );
+      expect(declined.stderr).toMatch(/stockroom: key revoke cancelled; nothing was changed\n$/);
+      expect(declined.json).toEqual({
+        error: { code: 'CANCELLED', message: 'key revoke cancelled; nothing was changed' },
+      });
+    }
+    expect(sandbox.dump()).toBe(before);
+
+    const confirmed = await run(['key', 'revoke', created.prefix, '--json'], {
+      stdin: { isTTY: true, lines: [' Yes '] },
+    });
+    expect(confirmed.status).toBe(0);
+    expect(confirmed.json).toMatchObject({ id: created.id, state: 'revoked' });
+
+    // disable is undone by enable: it is not asked about.
+    const other = (await run(['key', 'create', '--org', 'acme', '--json'])).json;
+    const disabled = await run(['key', 'disable', other.id], { stdin: { isTTY: true, lines: [] } });
+    expectSuccess(disabled);
   });
 
   it.each(['disable', 'enable', 'revoke', 'rotate'])(
@@ -370,7 +548,8 @@ describe('stockroom key', () => {
     async (verb) => {
       await rejected(['key', verb, 'sr_org_abc'], {
         status: 2,
-        message: /must be an id: 24 lowercase hex characters/,
+        message:
+          /must be a key id \(24 lowercase hex characters\) or a key prefix such as sr_org_AbC1/,
       });
       await rejected(['key', verb], { status: 2, message: /missing required argument 'KEY'/ });
       const before = sandbox.dump();

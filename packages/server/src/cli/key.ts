@@ -14,6 +14,7 @@ import {
 } from '../operations/keys.js';
 import type { ApiKeyRecord, RateLimitPolicy, Store } from '../store/types.js';
 import { iso } from '../time.js';
+import { type Confirmation, type ConfirmOptions, confirm, confirmable } from './confirm.js';
 import { contextOf, withStore } from './context.js';
 import { lookupKey, lookupOrganization } from './lookup.js';
 import { fields, table } from './output.js';
@@ -22,7 +23,7 @@ import {
   parseExpiresIn,
   parseFutureDate,
   parseGrace,
-  parseId,
+  parseKeyRef,
   parseQuota,
   parseRateLimit,
   textParser,
@@ -60,6 +61,9 @@ function details(key: ApiKeyRecord, userEmail: string | null): string {
   ]);
 }
 
+const KEY_ARGUMENT =
+  'key id, or its prefix such as sr_org_AbC1 (as `key list`, logs and auth/verify show it)';
+
 /** enable/disable/revoke share the shape: find the key, change it (and audit), show it. */
 function stateCommand(
   parent: Command,
@@ -67,18 +71,33 @@ function stateCommand(
   description: string,
   change: (store: Store, key: ApiKeyRecord) => Promise<ApiKeyRecord>,
   done: string,
+  /** For a destructive change: what to ask before it (confirm.ts). */
+  confirmation?: (key: ApiKeyRecord) => Omit<Confirmation, 'command'>,
 ): void {
-  parent
+  const command = parent
     .command(name)
     .description(description)
-    .argument('<KEY>', 'key id (as shown by `key list`)', parseId)
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      const context = contextOf(command);
-      const key = await withStore(context, async (store) =>
-        change(store, await lookupKey(store, id)),
-      );
-      context.out.success(keyView(key), `${done} key ${describe(key)}`);
+    .argument('<KEY>', KEY_ARGUMENT, parseKeyRef);
+  if (confirmation) confirmable(command);
+  command.action(async (ref: string, opts: ConfirmOptions, command: Command) => {
+    const context = contextOf(command);
+    const key = await withStore(context, async (store) => {
+      const current = await lookupKey(store, ref);
+      if (confirmation) {
+        await confirm(context, opts, { command: `key ${name}`, ...confirmation(current) });
+      }
+      return change(store, current);
     });
+    context.out.success(keyView(key), `${done} key ${describe(key)}`);
+  });
+}
+
+/** The width `key list` keeps every line within, without --wide. */
+export const KEY_LIST_WIDTH = 100;
+
+/** An ISO instant as its date only (`2027-01-31`), or `never`. */
+function day(instant: string | null): string {
+  return instant === null ? 'never' : instant.slice(0, 10);
 }
 
 export function registerKey(program: Command): void {
@@ -155,9 +174,15 @@ export function registerKey(program: Command): void {
 
   key
     .command('list')
-    .description("list an organization's keys (never the secret or its hash)")
+    .description(
+      "list an organization's keys (never the secret or its hash); --wide or --json for every detail",
+    )
     .requiredOption('--org <ORG>', 'organization id or slug')
-    .action(async (opts: { org: string }, command: Command) => {
+    .option(
+      '--wide',
+      'every column (user, quota, rate limit, full times), however wide the lines get',
+    )
+    .action(async (opts: { org: string; wide?: boolean }, command: Command) => {
       const context = contextOf(command);
       const keys = await withStore(context, async (store) =>
         listKeys(store, await lookupOrganization(store, opts.org)),
@@ -166,32 +191,46 @@ export function registerKey(program: Command): void {
       const human =
         views.length === 0
           ? `No keys yet. Create one: stockroom key create --org ${opts.org}`
-          : table(
-              [
-                'id',
-                'prefix',
-                'name',
-                'type',
-                'user',
-                'state',
-                'remaining',
-                'rate limit',
-                'expires',
-                'last used',
-              ],
-              views.map((view) => [
-                view.id,
-                view.prefix,
-                view.name,
-                view.type,
-                view.userEmail ?? '-',
-                view.state,
-                view.remaining === null ? '-' : String(view.remaining),
-                formatRateLimit(view.rateLimit),
-                view.expiresAt ?? 'never',
-                view.lastUsedAt ?? 'never',
-              ]),
-            );
+          : opts.wide
+            ? table(
+                [
+                  'id',
+                  'prefix',
+                  'name',
+                  'type',
+                  'user',
+                  'state',
+                  'remaining',
+                  'rate limit',
+                  'expires',
+                  'last used',
+                ],
+                views.map((view) => [
+                  view.id,
+                  view.prefix,
+                  view.name,
+                  view.type,
+                  view.userEmail ?? '-',
+                  view.state,
+                  view.remaining === null ? '-' : String(view.remaining),
+                  formatRateLimit(view.rateLimit),
+                  view.expiresAt ?? 'never',
+                  view.lastUsedAt ?? 'never',
+                ]),
+              )
+            : table(
+                ['id', 'prefix', 'name', 'type', 'state', 'expires', 'last used'],
+                views.map((view) => [
+                  view.id,
+                  view.prefix,
+                  view.name,
+                  view.type === 'organization' ? 'org' : 'user',
+                  view.state,
+                  day(view.expiresAt),
+                  day(view.lastUsedAt),
+                ]),
+                { width: KEY_LIST_WIDTH, shrink: 2 },
+              );
       context.out.success({ keys: views }, human);
     });
 
@@ -212,9 +251,13 @@ export function registerKey(program: Command): void {
   stateCommand(
     key,
     'revoke',
-    'revoke a key for good (the API then treats it as unknown)',
+    'revoke a key for good (the API then treats it as unknown); asks first on a terminal',
     (store, current) => revokeKey(store, cliActor(), current),
     'Revoked',
+    (current) => ({
+      action: `revoke key ${describe(current)}`,
+      consequence: 'Revocation is permanent: every request with it is refused from now on.',
+    }),
   );
 
   key
@@ -222,17 +265,17 @@ export function registerKey(program: Command): void {
     .description(
       'give a key a new secret, shown once; the key keeps its id, quota, rate limit and permissions, and the old secret keeps working for the --grace period',
     )
-    .argument('<KEY>', 'key id (as shown by `key list`)', parseId)
+    .argument('<KEY>', KEY_ARGUMENT, parseKeyRef)
     .option(
       '--grace <DURATION>',
       'how long the old secret keeps working, e.g. 24h (at most 90d; default: it stops at once)',
       parseGrace,
     )
-    .action(async (id: string, opts: { grace?: number }, command: Command) => {
+    .action(async (ref: string, opts: { grace?: number }, command: Command) => {
       const context = contextOf(command);
       const graceSeconds = opts.grace ?? 0;
       const { rotated, email } = await withStore(context, async (store) => {
-        const current = await lookupKey(store, id);
+        const current = await lookupKey(store, ref);
         const rotated = await rotateKey(store, cliActor(), current, graceSeconds);
         return { rotated, email: await keyUserEmail(store, rotated.record) };
       });

@@ -219,11 +219,11 @@ describe('stockroom org delete', () => {
     kept = await arrange('kept');
   });
 
-  it('without --confirm: a usage error (exit 2) that says what would be deleted; nothing is deleted', async () => {
+  it('without --yes or --confirm, stdin not a terminal: a usage error (exit 2) that says what would be deleted; nothing is deleted', async () => {
     const { organization } = await arrange('unconfirmed');
     const before = box.dump();
     const message = new RegExp(
-      `^stockroom: org delete would delete the organization "Org unconfirmed" \\(unconfirmed, ${organization.id}\\) with 2 items, 2 API keys and 1 membership; add --confirm to delete it$`,
+      `^stockroom: org delete would delete the organization "Org unconfirmed" \\(unconfirmed, ${organization.id}\\) with 2 items, 2 API keys and 1 membership \\(its users and audit log stay\\); stdin is not a terminal, so nothing was asked and nothing changed: pass --yes to confirm$`,
     );
     expectFailure(await box.run(['org', 'delete', 'unconfirmed']), { status: 2, message });
     expectFailure(await box.run(['org', 'delete', organization.id, '--json']), {
@@ -233,6 +233,31 @@ describe('stockroom org delete', () => {
       json: true,
     });
     expect(box.dump()).toBe(before);
+  });
+
+  it('on a terminal: asks with the counts, deletes only on y', async () => {
+    const { organization } = await arrange('asked');
+    const before = box.dump();
+    const declined = await box.run(['org', 'delete', 'asked'], {
+      stdin: { isTTY: true, lines: ['n'] },
+    });
+    expect(declined.status).toBe(1);
+    expect(declined.stderr).toBe(
+      `Delete the organization "Org asked" (asked, ${organization.id}) with 2 items, 2 API keys and 1 membership? Its users and audit log stay. [y/N] stockroom: org delete cancelled; nothing was changed\n`,
+    );
+    expect(box.dump()).toBe(before);
+    const deleted = await box.run(['org', 'delete', 'asked', '--json'], {
+      stdin: { isTTY: true, lines: ['y'] },
+    });
+    expect(deleted.status).toBe(0);
+    expect(deleted.json).toMatchObject({ id: organization.id, deleted: { items: 2 } });
+    expect(await box.store().getOrganization(organization.id)).toBeNull();
+  });
+
+  it('--yes works as --confirm does', async () => {
+    const { organization } = await arrange('yes');
+    expectSuccess(await box.run(['org', 'delete', 'yes', '-y']));
+    expect(await box.store().getOrganization(organization.id)).toBeNull();
   });
 
   it('--confirm: deletes items, keys and memberships, keeps users and other organizations, says so', async () => {

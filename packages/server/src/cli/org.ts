@@ -15,8 +15,9 @@ import {
 } from '../operations/organizations.js';
 import type { Organization, OrganizationDeletion } from '../store/types.js';
 import { iso } from '../time.js';
+import { type ConfirmOptions, confirm, confirmable } from './confirm.js';
 import { contextOf, withStore } from './context.js';
-import { CliError, usageError } from './errors.js';
+import { CliError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
 import { fields, table } from './output.js';
 import { listParser, nameCollector, parseSlug, textParser } from './values.js';
@@ -175,29 +176,36 @@ export function registerOrg(program: Command): void {
       },
     );
 
-  org
-    .command('delete')
-    .description(
-      'delete an organization with its items, API keys and memberships, in one transaction (its users and its audit log stay)',
-    )
-    .argument('<ORG>', 'organization id or slug')
-    .option('--confirm', 'really delete (without it, nothing is deleted)')
+  confirmable(
+    org
+      .command('delete')
+      .description(
+        'delete an organization with its items, API keys and memberships, in one transaction (its users and its audit log stay); asks first on a terminal',
+      )
+      .argument('<ORG>', 'organization id or slug'),
+  )
+    .option('--confirm', 'the same as --yes (the flag of earlier versions)')
     .addHelpText(
       'after',
       `
-Without --confirm the command says what would be deleted and exits 2. Users stay (they may
-belong to other organizations), and so does the organization's audit log (\`stockroom audit
---org ID\`). Its keys stop working on every running server within one second.`,
+On a terminal the command says what it would delete and asks [y/N]. When stdin is not a
+terminal, nothing is deleted without --yes (or --confirm): the command says what would be
+deleted and exits 2. Users stay (they may belong to other organizations), and so does the
+organization's audit log (\`stockroom audit --org ID\`). Its keys stop working on every
+running server within one second.`,
     )
-    .action(async (ref: string, opts: { confirm?: boolean }, command: Command) => {
+    .action(async (ref: string, opts: ConfirmOptions & { confirm?: boolean }, command: Command) => {
       const context = contextOf(command);
       const { organization, deleted } = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, ref);
-        if (!opts.confirm) {
+        const yes = opts.yes === true || opts.confirm === true;
+        if (!yes) {
           const counts = await previewOrganizationDeletion(store, organization);
-          throw usageError(
-            `org delete would delete the organization ${JSON.stringify(organization.name)} (${organization.slug}, ${organization.id}) with ${deletionCounts(counts)}; add --confirm to delete it`,
-          );
+          await confirm(context, opts, {
+            command: 'org delete',
+            action: `delete the organization ${JSON.stringify(organization.name)} (${organization.slug}, ${organization.id}) with ${deletionCounts(counts)}`,
+            consequence: 'Its users and audit log stay.',
+          });
         }
         try {
           const deleted = await deleteOrganization(store, cliActor(), organization);

@@ -1,3 +1,4 @@
+import { maskKeys } from '../keys/format.js';
 import type { CliError } from './errors.js';
 import type { CliIo } from './io.js';
 
@@ -18,7 +19,8 @@ export function createOutput(io: CliIo, json: boolean): Output {
 
 /** One line on stderr always; with --json also the error object (plus any details) on stdout. */
 export function printFailure(io: CliIo, json: boolean, error: CliError): void {
-  const message = error.message.replace(/\s*\n\s*/g, ' ').trim();
+  // A key pasted where it does not belong (a mistyped KEY argument) is not echoed whole.
+  const message = maskKeys(error.message.replace(/\s*\n\s*/g, ' ').trim());
   const { details, report } = error.extra;
   if (json) {
     io.stdout.write(`${JSON.stringify({ ...details, error: { code: error.code, message } })}\n`);
@@ -28,9 +30,37 @@ export function printFailure(io: CliIo, json: boolean, error: CliError): void {
   io.stderr.write(`stockroom: ${message}\n`);
 }
 
-/** Left-aligned columns separated by two spaces; the header row is upper case. */
-export function table(headers: string[], rows: string[][]): string {
-  const all = [headers.map((h) => h.toUpperCase()), ...rows];
+/** Text cut to `width` characters (code points), ending in `…` when cut. */
+export function truncate(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
+}
+
+/**
+ * Left-aligned columns separated by two spaces; the header row is upper case. With `fit`, the
+ * column `fit.shrink` is cut (never below its header, nor 8 characters) so that every line
+ * stays within `fit.width` characters, when the other columns leave room for that.
+ */
+export function table(
+  headers: string[],
+  rows: string[][],
+  fit?: { width: number; shrink: number },
+): string {
+  let body = rows;
+  if (fit) {
+    const natural = headers.map((header, i) =>
+      Math.max(header.length, ...rows.map((row) => [...(row[i] ?? '')].length)),
+    );
+    const total = natural.reduce((sum, w) => sum + w, 0) + 2 * (headers.length - 1);
+    if (total > fit.width) {
+      const floor = Math.max(8, headers[fit.shrink]?.length ?? 0);
+      const room = Math.max(floor, (natural[fit.shrink] ?? 0) - (total - fit.width));
+      body = rows.map((row) =>
+        row.map((cell, i) => (i === fit.shrink ? truncate(cell, room) : cell)),
+      );
+    }
+  }
+  const all = [headers.map((h) => h.toUpperCase()), ...body];
   const widths = headers.map((_, i) => Math.max(...all.map((row) => [...(row[i] ?? '')].length)));
   return all
     .map((row) =>

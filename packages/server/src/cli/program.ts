@@ -1,7 +1,8 @@
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAudit } from './audit.js';
 import { registerBackup } from './backup.js';
+import { registerCompletion } from './completion.js';
 import { bindIo } from './context.js';
 import { registerDb } from './db.js';
 import { type CliIo, hasColors } from './io.js';
@@ -42,7 +43,14 @@ export function buildProgram(io?: CliIo): Command {
       getOutHasColors: () => (io ? hasColors(io.stdout, io.env) : false),
       getErrHasColors: () => (io ? hasColors(io.stderr, io.env) : false),
     })
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({
+      showGlobalOptions: true,
+      // commander enforces requiredOption but does not say so in help.
+      optionDescription(option) {
+        const text = Help.prototype.optionDescription.call(this, option);
+        return option.mandatory ? `${text} (required)` : text;
+      },
+    })
     .showSuggestionAfterError(true);
   registerServe(program);
   registerMigrate(program);
@@ -54,6 +62,8 @@ export function buildProgram(io?: CliIo): Command {
   registerBackup(program);
   registerAudit(program);
   registerWebhook(program);
+  // Last: its script is generated from every command registered before it, itself included.
+  registerCompletion(program);
   if (io) bindIo(program, io);
   return program;
 }

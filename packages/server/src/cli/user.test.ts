@@ -97,6 +97,7 @@ describe('stockroom user', () => {
       '--user',
       user?.id ?? '',
       '--json',
+      '--yes',
     ]);
     expectSuccess(removed, { json: true });
     expect(removed.json).toEqual({
@@ -122,7 +123,32 @@ describe('stockroom user', () => {
     ],
     [['--org', 'nope', '--user', 'ana@example.com'], /no organization with id or slug "nope"/],
   ])('remove %j is exit 1 and changes nothing', async (args, message) => {
+    await rejected(['user', 'remove', '--yes', ...args], { status: 1, message });
+    // Nothing to remove: the same error, without a question first.
     await rejected(['user', 'remove', ...args], { status: 1, message });
+  });
+
+  it('remove asks on a terminal and needs --yes otherwise', async () => {
+    expectSuccess(await run(['user', 'create', '--org', 'acme', '--email', 'cy@example.com']));
+    const before = sandbox.dump();
+    await rejected(['user', 'remove', '--org', 'acme', '--user', 'cy@example.com'], {
+      status: 2,
+      message:
+        /^stockroom: user remove would remove cy@example\.com from acme \(their keys for it are refused from then on\); stdin is not a terminal, so nothing was asked and nothing changed: pass --yes to confirm$/,
+    });
+    const declined = await run(['user', 'remove', '--org', 'acme', '--user', 'cy@example.com'], {
+      stdin: { isTTY: true, lines: [] },
+    });
+    expect(declined.status).toBe(1);
+    expect(declined.stderr).toBe(
+      'Remove cy@example.com from acme? Their keys for it are refused from then on. [y/N] \nstockroom: user remove cancelled; nothing was changed\n',
+    );
+    expect(sandbox.dump()).toBe(before);
+    const removed = await run(['user', 'remove', '--org', 'acme', '--user', 'cy@example.com'], {
+      stdin: { isTTY: true, lines: ['y'] },
+    });
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toMatch(/^Removed cy@example\.com from acme/);
   });
 
   it('remove: a missing option is a usage error', async () => {

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { cliActor } from '../operations/audit.js';
+import { OperationError } from '../operations/errors.js';
 import { addMember, removeMember } from '../operations/members.js';
+import { type ConfirmOptions, confirm, confirmable } from './confirm.js';
 import { contextOf, withStore } from './context.js';
 import { lookupOrganization, lookupUser } from './lookup.js';
 import { parseEmail, textParser } from './values.js';
@@ -43,22 +45,34 @@ export function registerUser(program: Command): void {
       );
     });
 
-  user
-    .command('remove')
-    .description("remove a user from an organization; that user's keys then get 403 from the API")
-    .requiredOption('--org <ORG>', 'organization id or slug')
-    .requiredOption('--user <USER>', 'user id or email')
-    .action(async (opts: { org: string; user: string }, command: Command) => {
-      const context = contextOf(command);
-      const { organization, member } = await withStore(context, async (store) => {
-        const organization = await lookupOrganization(store, opts.org);
-        const member = await lookupUser(store, opts.user);
-        await removeMember(store, cliActor(), organization, member);
-        return { organization, member };
+  confirmable(
+    user
+      .command('remove')
+      .description(
+        "remove a user from an organization; that user's keys then get 403 from the API (asks first on a terminal)",
+      )
+      .requiredOption('--org <ORG>', 'organization id or slug')
+      .requiredOption('--user <USER>', 'user id or email'),
+  ).action(async (opts: { org: string; user: string } & ConfirmOptions, command: Command) => {
+    const context = contextOf(command);
+    const { organization, member } = await withStore(context, async (store) => {
+      const organization = await lookupOrganization(store, opts.org);
+      const member = await lookupUser(store, opts.user);
+      // Not asked about a removal that cannot happen: the operation's own refusal.
+      if (!(await store.isMember(organization.id, member.id))) {
+        throw new OperationError({ code: 'MEMBERSHIP_NOT_FOUND', user: member, organization });
+      }
+      await confirm(context, opts, {
+        command: 'user remove',
+        action: `remove ${member.email} from ${organization.slug}`,
+        consequence: 'Their keys for it are refused from then on.',
       });
-      context.out.success(
-        { id: member.id, email: member.email, organizationId: organization.id, removed: true },
-        `Removed ${member.email} from ${organization.slug}; their keys for it are refused from now on`,
-      );
+      await removeMember(store, cliActor(), organization, member);
+      return { organization, member };
     });
+    context.out.success(
+      { id: member.id, email: member.email, organizationId: organization.id, removed: true },
+      `Removed ${member.email} from ${organization.slug}; their keys for it are refused from now on`,
+    );
+  });
 }

@@ -6,6 +6,7 @@ import * as sku from '../domain/sku.js';
 import * as slug from '../domain/slug.js';
 import * as text from '../domain/text.js';
 import { isId } from '../ids.js';
+import { isWellFormedKey } from '../keys/format.js';
 
 /**
  * Parsers for option values, used as commander argParsers: a bad value throws
@@ -82,6 +83,16 @@ export function parseEmail(raw: string): string {
 
 export function parseId(raw: string): string {
   if (!isId(raw)) fail('must be an id: 24 lowercase hex characters');
+  return raw;
+}
+
+/** KEY: a key id, a key's display prefix (sr_org_AbC1) or the key itself (lookup.ts). */
+export function parseKeyRef(raw: string): string {
+  if (!isId(raw) && !/^sr_(?:org|usr)_[0-9A-Za-z]{4}$/.test(raw) && !isWellFormedKey(raw)) {
+    fail(
+      'must be a key id (24 lowercase hex characters) or a key prefix such as sr_org_AbC1, as `key list` shows them',
+    );
+  }
   return raw;
 }
 

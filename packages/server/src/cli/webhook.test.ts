@@ -137,9 +137,32 @@ describe('stockroom webhook', () => {
     });
   });
 
+  it('delete asks on a terminal and needs --yes otherwise', async () => {
+    const before = sandbox.dump();
+    expectFailure(await run(['webhook', 'delete', webhookId]), {
+      status: 2,
+      message: new RegExp(
+        `^stockroom: webhook delete would delete webhook ${webhookId} \\(https?://.*\\) \\(its delivery history goes with it; .*\\); stdin is not a terminal, so nothing was asked and nothing changed: pass --yes to confirm$`,
+      ),
+    });
+    const declined = await run(['webhook', 'delete', webhookId], {
+      stdin: { isTTY: true, lines: ['N'] },
+    });
+    expect(declined.status).toBe(1);
+    expect(declined.stderr).toMatch(
+      new RegExp(
+        `^Delete webhook ${webhookId} \\(https?://.*\\)\\? Its delivery history goes with it; .* \\[y/N\\] stockroom: webhook delete cancelled; nothing was changed\n$`,
+      ),
+    );
+    expect(sandbox.dump()).toBe(before);
+  });
+
   it('deletes a webhook', async () => {
-    const deleted = await run(['webhook', 'delete', webhookId, '--json']);
-    expectSuccess(deleted, { json: true });
+    const deleted = await run(['webhook', 'delete', webhookId, '--json'], {
+      stdin: { isTTY: true, lines: ['yes'] },
+    });
+    expect(deleted.status).toBe(0);
+    expect(deleted.stderr).toMatch(/^Delete webhook .*\[y\/N\] $/);
     expect(deleted.json).toEqual({ id: webhookId, deleted: true });
     const listed = await run(['webhook', 'list', '--org', 'acme', '--json']);
     expect(listed.json.webhooks).toHaveLength(1);

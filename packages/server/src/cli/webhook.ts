@@ -5,6 +5,7 @@ import { type Store, WEBHOOK_EVENTS, type Webhook, type WebhookDelivery } from '
 import { iso } from '../time.js';
 import { DestinationError } from '../webhooks/destination.js';
 import { createWebhook, deleteWebhook, setWebhookEnabled } from '../webhooks/manage.js';
+import { type ConfirmOptions, confirm, confirmable } from './confirm.js';
 import { contextOf, withStore } from './context.js';
 import { CliError } from './errors.js';
 import { lookupOrganization } from './lookup.js';
@@ -190,22 +191,28 @@ to verify the webhook-signature header with the secret.`,
       });
   }
 
-  webhook
-    .command('delete')
-    .description('delete a webhook and its delivery history')
-    .argument('<WEBHOOK>', 'webhook id (as shown by `webhook list`)', parseId)
-    .action(async (id: string, _opts: unknown, command: Command) => {
-      const context = contextOf(command);
-      const deleted = await withStore(context, async (store) => {
-        const current = await lookupWebhook(store, id);
-        if (!(await deleteWebhook(store, cliActor(), current))) await lookupWebhook(store, id);
-        return current;
+  confirmable(
+    webhook
+      .command('delete')
+      .description('delete a webhook and its delivery history (asks first on a terminal)')
+      .argument('<WEBHOOK>', 'webhook id (as shown by `webhook list`)', parseId),
+  ).action(async (id: string, opts: ConfirmOptions, command: Command) => {
+    const context = contextOf(command);
+    const deleted = await withStore(context, async (store) => {
+      const current = await lookupWebhook(store, id);
+      await confirm(context, opts, {
+        command: 'webhook delete',
+        action: `delete webhook ${current.id} (${current.url})`,
+        consequence: 'Its delivery history goes with it; changes are no longer sent there.',
       });
-      context.out.success(
-        { id: deleted.id, deleted: true },
-        `Deleted webhook ${deleted.id} (${deleted.url}).`,
-      );
+      if (!(await deleteWebhook(store, cliActor(), current))) await lookupWebhook(store, id);
+      return current;
     });
+    context.out.success(
+      { id: deleted.id, deleted: true },
+      `Deleted webhook ${deleted.id} (${deleted.url}).`,
+    );
+  });
 
   webhook
     .command('deliveries')

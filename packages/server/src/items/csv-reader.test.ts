@@ -90,6 +90,13 @@ describe('readCsv', () => {
     ]);
   });
 
+  it('skips rows of empty cells, as spreadsheets export them', async () => {
+    expect(cells(await read('name,sku\r\nA,1\r\n,\r\n , \r\nB,2\r\n,\r\n'))).toEqual([
+      [2, 'A', '1'],
+      [5, 'B', '2'],
+    ]);
+  });
+
   it('reads a header without rows as no records', async () => {
     expect(await read('name,sku\n')).toEqual([]);
   });

@@ -87,8 +87,9 @@ export async function* readCsv(file: string, onBytes?: OnBytes): AsyncGenerator<
         columns = headerColumns(cells, line);
         continue;
       }
-      // A line of spaces is not a record anyone meant to write.
-      if (cells.length === 1 && cells[0]?.trim() === '') continue;
+      // A line of spaces, or of empty cells (`,,,,`: spreadsheets export the rows they once
+      // formatted), is not a record anyone meant to write.
+      if (cells.every((cell) => cell.trim() === '')) continue;
       yield { line, kind: 'csv', columns, cells };
     }
   } catch (error) {

@@ -53,13 +53,20 @@ describe('checkRecord (CSV)', () => {
     });
   });
 
-  it.each([
-    ['name', 'name is required and cannot be empty'],
-    ['status', 'status is required and cannot be empty'],
-    ['quantity', 'quantity is required and cannot be empty'],
-    ['customFields', 'customFields cannot be empty; use {} for no custom fields'],
-  ] as const)('rejects an empty %s cell', (field, reason) => {
-    expect(csv([field], [''])).toEqual({ reason });
+  it('rejects an empty name cell (a new item needs a name)', () => {
+    expect(csv(['name'], [''])).toEqual({ reason: 'name is required and cannot be empty' });
+  });
+
+  it('reads an empty customFields cell as {}', () => {
+    expect(csv(['name', 'customFields'], ['Tent', ''])).toEqual({
+      fields: { name: 'Tent', customFields: '{}' },
+    });
+  });
+
+  it('reads an empty status or quantity cell as absent (defaults on create, kept on update)', () => {
+    expect(csv(['name', 'status', 'quantity'], ['Tent', '', ''])).toEqual({
+      fields: { name: 'Tent' },
+    });
   });
 
   it.each(['12', '-3', '+4', '12.5', '.5', '5.', '1e3', '2.5E-2', '0'])(

@@ -155,13 +155,25 @@ function checkValue(field: ImportField, value: unknown): unknown {
 /** Strict decimal number: optional sign, digits with an optional fraction, optional exponent. */
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/** What an empty CSV cell means for a field that cannot be null: absent, or a value. */
+const EMPTY_CELL: Partial<Record<ImportField, unknown>> = {
+  // The contract: an empty customFields cell sets {} (spreadsheets leave the cell blank).
+  customFields: {},
+  // status and quantity cannot be null and have defaults: an empty cell is as if the column
+  // were absent for that row (Draft and 0 on create, as stored on update).
+  status: undefined,
+  quantity: undefined,
+};
+
 /**
- * CSV cells are text: an empty cell is null (there is no other way to write one), quantity must be a plain decimal
- * number (Number() alone would take "0x1A", " 1 " and "" too, hence the pattern), and
- * customFields is one JSON cell.
+ * CSV cells are text: an empty cell is null where null is allowed (there is no other way to
+ * write one), `{}` for customFields and "absent" for status and quantity (EMPTY_CELL; an empty
+ * name stays an error: a row needs one to create); quantity must be a plain decimal number
+ * (Number() alone would take "0x1A", " 1 " and "" too, hence the pattern), and customFields is
+ * one JSON cell.
  */
 function fromCell(field: ImportField, cell: string): unknown {
-  if (cell === '') return null;
+  if (cell === '') return field in EMPTY_CELL ? EMPTY_CELL[field] : null;
   if (field === 'quantity') {
     return NUMBER.test(cell)
       ? Number(cell)
@@ -187,7 +199,9 @@ function checkCsv(record: Extract<RawRecord, { kind: 'csv' }>): Checked {
   const values: Array<[ImportField, unknown]> = [];
   for (let i = 0; i < columns.length; i++) {
     const field = columns[i];
-    if (field) values.push([field, fromCell(field, cells[i] as string)]);
+    if (!field) continue;
+    const value = fromCell(field, cells[i] as string);
+    if (value !== undefined) values.push([field, value]);
   }
   return collect(values);
 }

@@ -23,6 +23,12 @@ export interface CliRunOptions {
   /** Added to (or, with '', blanking) the environment the test process runs with. */
   env?: Record<string, string | undefined>;
   cwd?: string;
+  /**
+   * The command's stdin (in-process runs only): `isTTY` says whether it is a terminal, `lines`
+   * are what the person types, one per question; past them, the end of the input. Without
+   * it the command has no stdin, as under a pipe or in CI.
+   */
+  stdin?: { isTTY?: boolean; lines?: string[] };
 }
 
 /**
@@ -66,7 +72,14 @@ export async function runCli(args: string[], options: CliRunOptions = {}): Promi
   const { run } = await import('../cli/run.js');
   let stdout = '';
   let stderr = '';
+  const lines = [...(options.stdin?.lines ?? [])];
   const status = await run(args, {
+    ...(options.stdin && {
+      stdin: {
+        isTTY: options.stdin.isTTY === true,
+        readLine: async () => lines.shift() ?? null,
+      },
+    }),
     stdout: {
       write: (text: string) => {
         stdout += text;
@@ -114,7 +127,11 @@ export function createCliSandbox(): CliSandbox {
     dir,
     dbPath,
     run: (args, options = {}) =>
-      runCli(args, { cwd: options.cwd ?? dir, env: { DATABASE_URL: dbPath, ...options.env } }),
+      runCli(args, {
+        ...options,
+        cwd: options.cwd ?? dir,
+        env: { DATABASE_URL: dbPath, ...options.env },
+      }),
     runBinary: (args, options = {}) =>
       runBinary(args, { cwd: options.cwd ?? dir, env: { DATABASE_URL: dbPath, ...options.env } }),
     file(name, content) {
