@@ -27,7 +27,23 @@ export const InventoryItem = Type.Object(
     sku: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
     barcode: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
     status: Type.Optional(Type.Union(ITEM_STATUSES.map((status) => Type.Literal(status)))),
-    quantity: Type.Optional(Type.Number()),
+    quantity: Type.Optional(
+      Type.Number({
+        description: 'With stock rows, the sum of their quantities; without, the item’s own.',
+      }),
+    ),
+    stock: Type.Optional(
+      Type.Array(
+        Type.Object({
+          location: Type.String({ description: 'The location’s code.' }),
+          quantity: Type.Number(),
+        }),
+        {
+          description:
+            'The item’s stock per location: one entry per location it has a stock row at (quantity may be 0), ordered by code; empty when it has none.',
+        },
+      ),
+    ),
     customFields: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description: 'Free-form JSON object, returned as stored (key order kept).',

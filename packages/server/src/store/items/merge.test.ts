@@ -11,6 +11,7 @@ const stored: Item = {
   barcode: null,
   status: 'Active',
   quantity: 3,
+  stock: '[]',
   customFields: '{}',
   createdAt: 1,
   updatedAt: 2,
