@@ -17,9 +17,10 @@ import authVerifyRoute from './routes/auth-verify.js';
 import healthRoute from './routes/health.js';
 import inventoryItemRoute from './routes/inventory-item.js';
 import inventoryItemsRoute from './routes/inventory-items.js';
+import inventoryLocationsRoute from './routes/inventory-locations.js';
 import organizationRoute from './routes/organization.js';
 import probesRoute from './routes/probes.js';
-import { ErrorResponse, InventoryItem, Organization } from './schemas.js';
+import { ErrorResponse, InventoryItem, Location, Organization } from './schemas.js';
 
 /** The routes of the public API, in one explicit list. */
 const ROUTES = [
@@ -28,6 +29,7 @@ const ROUTES = [
   organizationRoute,
   inventoryItemsRoute,
   inventoryItemRoute,
+  inventoryLocationsRoute,
   probesRoute,
 ] as const;
 
@@ -291,7 +293,7 @@ export async function createApiApp(
       : () => ({ value: undefined }),
   );
 
-  for (const schema of [InventoryItem, Organization, ErrorResponse]) app.addSchema(schema);
+  for (const schema of [InventoryItem, Location, Organization, ErrorResponse]) app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {

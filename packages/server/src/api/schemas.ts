@@ -60,6 +60,21 @@ export const InventoryItem = Type.Object(
   },
 );
 
+export const Location = Type.Object(
+  {
+    _id: Type.String({ pattern: '^[0-9a-f]{24}$' }),
+    code: Type.String({
+      description: 'Unique in the organization, case-sensitive; what `stock` and `location=` name.',
+    }),
+    name: Type.String(),
+  },
+  {
+    $id: 'Location',
+    title: 'Location',
+    description: 'A place where the organization keeps stock (a warehouse, a shop floor…).',
+  },
+);
+
 export const Organization = Type.Object(
   {
     _id: Id,
