@@ -179,7 +179,7 @@ describe('checkRecord (JSON)', () => {
 
   it('rejects the row for an unknown field, naming it beside its other problems', () => {
     const allowed =
-      'allowed: name, description, sku, barcode, status, quantity, customFields (ignored: _id, organizationId, createdAt, updatedAt)';
+      'allowed: name, description, sku, barcode, status, quantity, stock, customFields (ignored: _id, organizationId, createdAt, updatedAt)';
     expect(json({ name: 'Tent', colour: 'red' })).toEqual({
       reason: `unknown field "colour"; ${allowed}`,
     });

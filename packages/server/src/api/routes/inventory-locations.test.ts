@@ -8,7 +8,7 @@ import { createLocation, removeLocation } from '../../operations/locations.js';
 import type { Organization } from '../../store/types.js';
 import { engineAvailability } from '../../testing/engines.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
-import { expectApiError } from '../../testing/security-suite.js';
+import { expectApiError, keyedRouteSecuritySuite } from '../../testing/security-suite.js';
 import { parseAllowedNetworks } from '../../webhooks/destination.js';
 import { createWebhook } from '../../webhooks/manage.js';
 import { startReceiver, type TestReceiver } from '../../webhooks/testing.js';
@@ -18,6 +18,46 @@ import { startReceiver, type TestReceiver } from '../../webhooks/testing.js';
  * stock.CODE columns, items read with fields=stock and location=, a stock change seen by
  * updatedSince and a webhook, and a location's removal seen the same way.
  */
+keyedRouteSecuritySuite({ path: '/api/v1/inventory/locations', organizationOverride: true });
+
+describe('GET /api/v1/inventory/locations: the item endpoints\' gate', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t?.close());
+
+  it('needs the inventory feature and the inventory:view permission', async () => {
+    const noFeature = await t.createOrganization({ features: [] });
+    const { key: featureless } = await t.createKey({ organizationId: noFeature.id });
+    expectApiError(
+      await t.request('/api/v1/inventory/locations', { key: featureless }),
+      403,
+      'FEATURE_DISABLED',
+    );
+    const org = await t.createOrganization();
+    const { key: noPermission } = await t.createKey({ organizationId: org.id, permissions: [] });
+    expectApiError(
+      await t.request('/api/v1/inventory/locations', { key: noPermission }),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+    );
+  });
+
+  it('answers an ETag, and 304 for If-None-Match', async () => {
+    const org = await t.createOrganization();
+    const { key } = await t.createKey({ organizationId: org.id });
+    const first = await t.request('/api/v1/inventory/locations', { key });
+    expect(first.body).toEqual({ data: [], organizationId: org.id, count: 0 });
+    const etag = first.headers.get('etag') as string;
+    const again = await t.request('/api/v1/inventory/locations', {
+      key,
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+  });
+});
+
 const LEGS = await engineAvailability('stock per location walk');
 const ENV = {
   WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1',

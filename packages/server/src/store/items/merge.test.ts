@@ -47,6 +47,7 @@ describe('the upsert rules', () => {
         barcode: null,
         status: 'Draft',
         quantity: 0,
+        stock: '[]',
         customFields: '{}',
       },
     });
