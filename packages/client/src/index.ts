@@ -58,10 +58,13 @@ export type {
   ItemStatus,
   KeyVerification,
   ListItemsParams,
+  Location,
+  LocationList,
   Organization,
   OrganizationParams,
   RequestOptions,
   SelectedItem,
+  StockEntry,
   SyncPage,
   SyncParams,
 } from './types.js';
