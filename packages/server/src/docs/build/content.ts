@@ -36,6 +36,7 @@ export const PAGE_ORDER = [
   'organization',
   'inventory-items',
   'inventory-item',
+  'locations',
   'client-library',
   'webhooks',
   'self-hosting',
