@@ -13,6 +13,7 @@ const SLUGS = [
   'organization',
   'inventory-items',
   'inventory-item',
+  'locations',
   'client-library',
   'webhooks',
   'self-hosting',
