@@ -11,8 +11,8 @@ import { adminTokenCheck } from './auth.js';
 import { problemError } from './context.js';
 import { ADMIN_WWW_AUTHENTICATE, AdminError, adminErrorBody } from './errors.js';
 import itemRoutes from './routes/items.js';
-import locationRoutes from './routes/locations.js';
 import keyRoutes from './routes/keys.js';
+import locationRoutes from './routes/locations.js';
 import organizationRoutes from './routes/organizations.js';
 import { adminValidator } from './validation.js';
 

@@ -293,7 +293,8 @@ export async function createApiApp(
       : () => ({ value: undefined }),
   );
 
-  for (const schema of [InventoryItem, Location, Organization, ErrorResponse]) app.addSchema(schema);
+  for (const schema of [InventoryItem, Location, Organization, ErrorResponse])
+    app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {

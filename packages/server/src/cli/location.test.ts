@@ -27,7 +27,16 @@ describe('stockroom location', () => {
     ]);
     expectSuccess(created, { json: true });
     expect(created.json).toMatchObject({ organizationId: orgId, code: 'WH', name: 'Warehouse' });
-    const human = await run(['location', 'create', '--org', 'depot', '--code', 'SHOP', '--name', 'Shop']);
+    const human = await run([
+      'location',
+      'create',
+      '--org',
+      'depot',
+      '--code',
+      'SHOP',
+      '--name',
+      'Shop',
+    ]);
     expectSuccess(human);
     expect(human.stdout).toContain('Created location SHOP (Shop)');
     const listed = await run(['location', 'list', '--org', 'depot', '--json']);

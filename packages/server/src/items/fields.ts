@@ -13,7 +13,7 @@ export type StockColumn = `stock.${string}`;
 export type ImportColumn = ImportField | StockColumn | null;
 
 export function isStockColumn(column: ImportColumn): column is StockColumn {
-  return column !== null && column.startsWith('stock.');
+  return column?.startsWith('stock.') === true;
 }
 
 /**
@@ -37,7 +37,10 @@ export function unknownNames(names: string[], what: 'column' | 'field'): string 
   if (names.length > MAX_LISTED) listed.push(`and ${names.length - MAX_LISTED} more`);
   const which = listed.join(', ');
   const plural = names.length === 1 ? what : `${what}s`;
-  const allowed = what === 'column' ? IMPORT_FIELDS.map((f) => (f === 'stock' ? 'stock.CODE' : f)) : IMPORT_FIELDS;
+  const allowed =
+    what === 'column'
+      ? IMPORT_FIELDS.map((f) => (f === 'stock' ? 'stock.CODE' : f))
+      : IMPORT_FIELDS;
   return `unknown ${plural} ${which}; allowed: ${allowed.join(', ')} (ignored: ${IGNORED_FIELDS.join(', ')})`;
 }
 

@@ -1,6 +1,6 @@
 import { MAX_SKU_LENGTH } from '../domain/sku.js';
-import { ITEM_STATUSES, type ItemFields } from '../store/types.js';
 import { isLocationCode, stockText } from '../store/items/stock.js';
+import { ITEM_STATUSES, type ItemFields } from '../store/types.js';
 import { type ImportField, isStockColumn, lookupField, unknownNames } from './fields.js';
 import type { RawRecord } from './records.js';
 
@@ -186,7 +186,9 @@ function checkStock(value: unknown): string | Rejected {
     );
   }
   if (entries.length > MAX_STOCK_ENTRIES) {
-    return new Rejected(`stock has ${entries.length} locations; the maximum is ${MAX_STOCK_ENTRIES}`);
+    return new Rejected(
+      `stock has ${entries.length} locations; the maximum is ${MAX_STOCK_ENTRIES}`,
+    );
   }
   const stock: Record<string, number> = {};
   const seen = new Set<string>();
@@ -250,7 +252,10 @@ function checkCsv(record: Extract<RawRecord, { kind: 'csv' }>): Checked {
       stock ??= {};
       if (cell === '') continue;
       if (NUMBER.test(cell)) stock[column.slice('stock.'.length)] = Number(cell);
-      else values.push(new Rejected(`${column} must be a number such as 12 or 12.5, got ${shown(cell)}`));
+      else
+        values.push(
+          new Rejected(`${column} must be a number such as 12 or 12.5, got ${shown(cell)}`),
+        );
       continue;
     }
     values.push([column, fromCell(column, cell)]);

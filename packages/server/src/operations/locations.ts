@@ -1,4 +1,9 @@
-import { type Location, type Organization, type Store, StoreConflictError } from '../store/types.js';
+import {
+  type Location,
+  type Organization,
+  type Store,
+  StoreConflictError,
+} from '../store/types.js';
 import { type Actor, recordAudit } from './audit.js';
 import { OperationError } from './errors.js';
 

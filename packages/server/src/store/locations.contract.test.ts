@@ -135,9 +135,9 @@ for (const { engine, skip } of LEGS) {
       expect(await list({ limit: 10, location: 'WH', barcode: '111' })).toEqual(['S1']);
       const first = await store.listItems(org, { limit: 2, location: 'WH' });
       expect(skus(first)).toEqual(['S1', 'S3']);
-      expect(
-        await list({ limit: 2, location: 'WH', afterId: first[1]?.id as string }),
-      ).toEqual(['S5']);
+      expect(await list({ limit: 2, location: 'WH', afterId: first[1]?.id as string })).toEqual([
+        'S5',
+      ]);
       const ids = first.map((item) => item.id);
       expect(await list({ limit: 10, location: 'SHOP', ids })).toEqual(['S3']);
       // Sync: the change feed filtered by location.
@@ -158,7 +158,11 @@ for (const { engine, skip } of LEGS) {
         { sku: 'R3', name: 'R3', stock: stock({ WH: 1 }) },
         { sku: 'R4', name: 'R4', quantity: 8 },
       ]);
-      const before = await store.listChanges(org, { afterSeq: 0, limit: 10, includeDeleted: false });
+      const before = await store.listChanges(org, {
+        afterSeq: 0,
+        limit: 10,
+        includeDeleted: false,
+      });
       expect(await store.deleteLocation(org, 'SHOP')).toEqual({ items: 2 });
       expect(await store.deleteLocation(org, 'SHOP')).toBeNull();
       expect((await store.listLocations(org)).map((l) => l.code)).toEqual(['WH', 'b.2']);
@@ -181,7 +185,7 @@ for (const { engine, skip } of LEGS) {
       expect(skus(await store.listItems(org, { limit: 10, location: 'SHOP' }))).toEqual(['R4']);
     });
 
-    it('deletes an item\'s stock rows with it, and an organization\'s locations with it', async () => {
+    it("deletes an item's stock rows with it, and an organization's locations with it", async () => {
       const org = await organization('loc-delete');
       await store.writeItems(org, [{ sku: 'X', name: 'X', stock: stock({ WH: 2 }) }]);
       expect(await store.deleteItem(org, { sku: 'X' })).toBe(true);

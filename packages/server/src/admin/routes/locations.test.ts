@@ -16,8 +16,14 @@ describe('/admin/v1/organizations/{org}/locations', () => {
     const base = `/admin/v1/organizations/${org.slug}/locations`;
     const created = await t.admin('POST', base, { json: { code: 'WH', name: 'Warehouse' } });
     expect(created.status, created.text).toBe(201);
-    expect(created.body.data).toMatchObject({ organizationId: org.id, code: 'WH', name: 'Warehouse' });
-    expect((await t.admin('POST', base, { json: { code: 'A.1', name: 'Aisle' } })).status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      organizationId: org.id,
+      code: 'WH',
+      name: 'Warehouse',
+    });
+    expect((await t.admin('POST', base, { json: { code: 'A.1', name: 'Aisle' } })).status).toBe(
+      201,
+    );
     const listed = await t.admin('GET', base);
     expect(listed.body.data.map((l: { code: string }) => l.code)).toEqual(['A.1', 'WH']);
     const taken = await t.admin('POST', base, { json: { code: 'WH', name: 'Again' } });
@@ -40,11 +46,9 @@ describe('/admin/v1/organizations/{org}/locations', () => {
     expect(reasons[1]).toMatch(/"NOPE"/);
     expect(reasons[2]).toMatch(/differs from the sum/);
     expect(reasons[3]).toMatch(/cannot be negative/);
-    const partial = await t.admin(
-      'POST',
-      `/admin/v1/organizations/${org.slug}/items/bulk-upsert`,
-      { json: [{ sku: 'T-1', name: 'Tent', stock: { WH: 4, 'A.1': 1 } }] },
-    );
+    const partial = await t.admin('POST', `/admin/v1/organizations/${org.slug}/items/bulk-upsert`, {
+      json: [{ sku: 'T-1', name: 'Tent', stock: { WH: 4, 'A.1': 1 } }],
+    });
     expect(partial.status, partial.text).toBe(200);
     const [tent] = await t.server.store.listItems(org.id, { limit: 1, sku: 'T-1' });
     expect(tent).toMatchObject({ quantity: 5 });

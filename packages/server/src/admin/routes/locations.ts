@@ -3,7 +3,6 @@ import { type Static, Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { parseLocationCode, parseLocationName } from '../../domain/location.js';
 import { createLocation, removeLocation } from '../../operations/locations.js';
-import { LOCATION_CODE_PATTERN } from '../../store/items/stock.js';
 import type { Location } from '../../store/types.js';
 import { isoTime } from '../../time.js';
 import { actorOf, findOrganization } from '../context.js';
@@ -26,7 +25,8 @@ export const LocationView = Type.Object(
 const CreateLocationBody = Type.Object(
   {
     code: Type.String({
-      description: 'Unique in the organization, case-sensitive: 1–32 characters of A-Z, a-z, 0-9, ".", "_", "-".',
+      description:
+        'Unique in the organization, case-sensitive: 1–32 characters of A-Z, a-z, 0-9, ".", "_", "-".',
       examples: ['WH-1'],
     }),
     name: Type.String({ description: 'What people call the place (1–200 characters).' }),

@@ -20,7 +20,7 @@ import { startReceiver, type TestReceiver } from '../../webhooks/testing.js';
  */
 keyedRouteSecuritySuite({ path: '/api/v1/inventory/locations', organizationOverride: true });
 
-describe('GET /api/v1/inventory/locations: the item endpoints\' gate', () => {
+describe("GET /api/v1/inventory/locations: the item endpoints' gate", () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer();
@@ -183,17 +183,18 @@ for (const { engine, skip } of LEGS) {
         t.store,
         cliActor(),
         org,
-        { url: receiver.url, events: ['item.created', 'item.updated', 'item.deleted'], description: null },
+        {
+          url: receiver.url,
+          events: ['item.created', 'item.updated', 'item.deleted'],
+          description: null,
+        },
         parseAllowedNetworks('127.0.0.1'),
       );
       const since = (await get('?updatedSince=1970-01-01&fields=sku')).nextSince as string;
       const etag = (await t.request(`${ITEMS}?sku=TENT`, { key })).headers.get('etag');
 
       // One location's quantity changes by import; an unchanged row stays untouched.
-      const second = await importCsv(
-        'second.csv',
-        'sku,stock.WH,stock.SHOP\nTENT,4,6\nSTOVE,,3\n',
-      );
+      const second = await importCsv('second.csv', 'sku,stock.WH,stock.SHOP\nTENT,4,6\nSTOVE,,3\n');
       expect(second).toMatchObject({ updated: 1, unchanged: 1, failed: 0 });
       const changed = await get(`?updatedSince=${since}&fields=sku,quantity,stock`);
       expect(changed.data).toEqual([

@@ -26,7 +26,10 @@ function byCode(a: StockEntry, b: StockEntry): number {
 /** The canonical text of stock rows: one entry per code, ordered by code. */
 export function stockText(stock: Readonly<Record<string, number>> | readonly StockEntry[]): string {
   const entries: StockEntry[] = Array.isArray(stock)
-    ? (stock as StockEntry[]).map((entry) => ({ location: entry.location, quantity: entry.quantity }))
+    ? (stock as StockEntry[]).map((entry) => ({
+        location: entry.location,
+        quantity: entry.quantity,
+      }))
     : Object.entries(stock).map(([location, quantity]) => ({ location, quantity }));
   entries.sort(byCode);
   return JSON.stringify(entries);

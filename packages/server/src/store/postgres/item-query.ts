@@ -218,25 +218,30 @@ const ITEM_COLUMNS_I = ITEM_COLUMNS.split(', ')
 function locationListStatement(organizationId: string, query: ItemQuery): Statement | null {
   const params: unknown[] = [organizationId, query.location];
   const where = ['s.organization_id = $1', 's.location_code = $2', 's.quantity > 0'];
+  const itemWhere = ['i.organization_id = $1', 'i.id = s.item_id'];
   const values = [query.location, query.sku, query.barcode, ...(query.ids ?? [])];
   if (values.some((v) => v?.includes('\u0000'))) return null;
-  const add = (condition: (placeholder: string) => string, value: unknown) => {
+  const add = (list: string[], condition: (placeholder: string) => string, value: unknown) => {
     params.push(value);
-    where.push(condition(`$${params.length}`));
+    list.push(condition(`$${params.length}`));
   };
-  if (query.afterId !== undefined) add((p) => `s.item_id > ${p}`, query.afterId);
-  if (query.status !== undefined) add((p) => `i.status = ${p}`, query.status);
-  if (query.sku !== undefined) add((p) => `i.sku = ${p}`, query.sku);
-  if (query.barcode !== undefined) add((p) => `i.barcode = ${p}`, query.barcode);
-  if (query.ids !== undefined) add((p) => `s.item_id = ANY(${p}::text[])`, query.ids);
+  if (query.afterId !== undefined) add(where, (p) => `s.item_id > ${p}`, query.afterId);
+  if (query.ids !== undefined) add(where, (p) => `s.item_id = ANY(${p}::text[])`, query.ids);
+  if (query.status !== undefined) add(itemWhere, (p) => `i.status = ${p}`, query.status);
+  if (query.sku !== undefined) add(itemWhere, (p) => `i.sku = ${p}`, query.sku);
+  if (query.barcode !== undefined) add(itemWhere, (p) => `i.barcode = ${p}`, query.barcode);
   if (query.search !== undefined) {
     if (unsearchable(query.search) || query.search.includes(FIELD_SEPARATOR)) return null;
-    add((p) => `i.search_text LIKE ${p}`, containsPattern(query.search));
+    add(itemWhere, (p) => `i.search_text LIKE ${p}`, containsPattern(query.search));
   }
   params.push(query.limit);
+  // The item of each stock row through the primary key, one at a time (LATERAL with a LIMIT,
+  // which PostgreSQL cannot flatten): planned as a join, it chose a merge join that walks the
+  // organization's items from their first id, whatever the cursor.
   return {
-    sql: `SELECT ${ITEM_COLUMNS_I} FROM item_stock s
-      JOIN items i ON i.organization_id = s.organization_id AND i.id = s.item_id
+    sql: `SELECT item.* FROM item_stock s CROSS JOIN LATERAL (
+        SELECT ${ITEM_COLUMNS_I} FROM items i WHERE ${itemWhere.join(' AND ')} LIMIT 1
+      ) AS item
       WHERE ${where.join(' AND ')} ORDER BY s.item_id LIMIT $${params.length}`,
     params,
   };

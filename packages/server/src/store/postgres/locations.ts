@@ -102,10 +102,10 @@ export abstract class PostgresLocations extends PostgresItemWrites implements Lo
           keys.map((key) => seqs.get(key)),
         ],
       );
-      await client.query('DELETE FROM item_stock WHERE organization_id = $1 AND location_code = $2', [
-        organizationId,
-        code,
-      ]);
+      await client.query(
+        'DELETE FROM item_stock WHERE organization_id = $1 AND location_code = $2',
+        [organizationId, code],
+      );
       return { items: items.length };
     });
   }

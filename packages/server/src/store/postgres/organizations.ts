@@ -11,10 +11,7 @@ import { isUniqueViolation } from './errors.js';
 import { PostgresLocations } from './locations.js';
 
 /** Organizations, users and memberships on PostgreSQL; deleting an organization with all it holds. */
-export abstract class PostgresOrganizations
-  extends PostgresLocations
-  implements OrganizationStore
-{
+export abstract class PostgresOrganizations extends PostgresLocations implements OrganizationStore {
   async createOrganization(input: {
     name: string;
     slug: string;

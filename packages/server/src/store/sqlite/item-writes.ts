@@ -117,11 +117,14 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
           const stored =
             sku === undefined ? undefined : (bySku.get(organizationId, sku) as Row | undefined);
           const current = stored ? toItem(stored) : undefined;
+          if (row.stock !== undefined && codes === undefined) {
+            codes = this.locationCodes(organizationId);
+          }
           const write = planRowWrite(
             row,
             current,
             now,
-            row.stock === undefined ? undefined : (codes ??= this.locationCodes(organizationId)),
+            row.stock === undefined ? undefined : codes,
           );
           if (write === 'unchanged' || 'error' in write) {
             outcomes.push(write);
@@ -145,7 +148,8 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
               organizationId,
               next.id,
             );
-            if (next.stock !== current?.stock) this.replaceStockRows(organizationId, next.id, next.stock);
+            if (next.stock !== current?.stock)
+              this.replaceStockRows(organizationId, next.id, next.stock);
             outcomes.push('updated');
             continue;
           }

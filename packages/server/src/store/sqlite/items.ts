@@ -150,8 +150,14 @@ export abstract class SqliteItems extends SqliteChangeFeed {
     let from = 'items i';
     let idColumn = 'i.id';
     if (query.location !== undefined) {
+      // Named, and the stock rows as the outer loop (CROSS JOIN keeps SQLite's join order):
+      // planned without statistics, SQLite otherwise walks item_stock's primary key from the
+      // cursor and filters by location, a walk of the whole organization for a rare one. The
+      // `+` keeps the cursor's `s.item_id > ?` from being carried over to `i.id > ?`, which
+      // SQLite then preferred to the equality: a range scan of the items per stock row
+      // (220 ms instead of 1.2 ms for a page of 20,000 items).
       from =
-        'item_stock s JOIN items i ON i.organization_id = s.organization_id AND i.id = s.item_id';
+        'item_stock s INDEXED BY item_stock_positive CROSS JOIN items i ON i.organization_id = s.organization_id AND i.id = +s.item_id';
       where[0] = 's.organization_id = ? AND s.location_code = ? AND s.quantity > 0';
       params.push(query.location);
       idColumn = 's.item_id';
