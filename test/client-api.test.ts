@@ -130,6 +130,7 @@ describe('methods', () => {
       'barcode',
       'status',
       'quantity',
+      'stock',
       'customFields',
       'createdAt',
       'updatedAt',
