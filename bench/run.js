@@ -19,10 +19,22 @@
 //            --postgres URL (an administrative connection; default postgres://postgres@127.0.0.1:5432/postgres)
 //            --redis URL (default redis://127.0.0.1:6379)
 import { execFile, fork, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -217,7 +229,11 @@ async function prepareDatabase(manifest) {
   const marker = path.join(DATA, 'imported.json');
   if (opts.reuse && existsSync(marker) && existsSync(DB)) {
     const previous = JSON.parse(readFileSync(marker, 'utf8'));
-    if (previous.datasetVersion === DATASET_VERSION && previous.smallOrgs === SMALL_ORGS) {
+    if (
+      previous.datasetVersion === DATASET_VERSION &&
+      previous.smallOrgs === SMALL_ORGS &&
+      previous.stockLocations === STOCK_LOCATIONS
+    ) {
       log(`reusing the imported database ${path.relative(ROOT, DB)} (--reuse)`);
       return { ...previous, reused: true };
     }
@@ -249,6 +265,7 @@ async function prepareDatabase(manifest) {
   log(
     `raw better-sqlite3 insert of the same rows (the reference): ${seconds(raw.seconds * 1000)} s`,
   );
+  const stock = await seedStock(manifest);
   const afterStarted = performance.now();
   await inParallel(after, 4, createSmall);
   smallMs += performance.now() - afterStarted;
@@ -261,10 +278,83 @@ async function prepareDatabase(manifest) {
     rawImportSeconds: seconds(raw.seconds * 1000),
     rawImportRowsPerSecond: Math.round(BIG_ITEMS / raw.seconds),
     smallOrgsSeconds: seconds(smallMs),
+    stockLocations: STOCK_LOCATIONS,
+    stockSeconds: stock.seconds,
+    stockCounts: stock.counts,
     databaseMb: Math.round(statSync(DB).size / 1e6),
   };
   writeFileSync(marker, `${JSON.stringify(result, null, 2)}\n`);
   return { ...result, reused: false };
+}
+
+/**
+ * A list cursor after `afterId`, bound to these filters, as the API makes it (api/cursor.ts):
+ * random depths of a filtered walk without walking to them first.
+ */
+function listCursor(afterId, { status = null, location }) {
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([status, null, null, null, null, false, false, location]))
+    .digest('base64url')
+    .slice(0, 16);
+  return Buffer.from(JSON.stringify({ v: 1, a: afterId, f: fingerprint })).toString('base64url');
+}
+
+/** Locations of the big organization (issue 31): L01…L20. */
+const STOCK_LOCATIONS = 20;
+const locationCode = (n) => `L${String(n).padStart(2, '0')}`;
+
+/**
+ * Stock per location for the big organization, through the real CLI: STOCK_LOCATIONS locations,
+ * then an NDJSON import giving each item stock rows at 1–4 random locations (about one row in
+ * eight holds 0), which updates every item (its quantity becomes the sum). Not part of the
+ * measured import. Returns how many items have more than 0 at each location.
+ */
+async function seedStock(manifest) {
+  const started = performance.now();
+  for (let n = 1; n <= STOCK_LOCATIONS; n++) {
+    await cli(
+      'location',
+      'create',
+      '--org',
+      'big',
+      '--code',
+      locationCode(n),
+      '--name',
+      `Store ${n}`,
+    );
+  }
+  const random = mulberry32(31);
+  const counts = Object.fromEntries(
+    Array.from({ length: STOCK_LOCATIONS }, (_, k) => [locationCode(k + 1), 0]),
+  );
+  const file = path.join(DATA, 'big-stock.ndjson');
+  const out = createWriteStream(file);
+  const lines = readline.createInterface({
+    input: createReadStream(path.join(DATA, manifest.bigFile)),
+  });
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    const { sku } = JSON.parse(line);
+    const stock = {};
+    const rows = 1 + Math.floor(random() * 4);
+    for (let r = 0; r < rows; r++) {
+      const code = locationCode(1 + Math.floor(random() * STOCK_LOCATIONS));
+      const quantity = random() < 0.125 ? 0 : 1 + Math.floor(random() * 60);
+      stock[code] = quantity;
+    }
+    for (const [code, quantity] of Object.entries(stock)) if (quantity > 0) counts[code]++;
+    if (!out.write(`${JSON.stringify({ sku, stock })}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'close');
+  log(`seeding stock at ${STOCK_LOCATIONS} locations for the big organization…`);
+  const imported = await cli('items', 'import', file, '--org', 'big');
+  if (imported.updated !== BIG_ITEMS || imported.failed !== 0) {
+    throw new Error(`the stock import reported ${JSON.stringify(imported)}`);
+  }
+  const seconds_ = seconds(performance.now() - started);
+  log(`stock seeded in ${seconds_} s`);
+  return { seconds: seconds_, counts };
 }
 
 /**
@@ -521,6 +611,23 @@ function defineCases({ ids, cursors }, keys, manifest) {
       key: keys.small,
       check: expectCount(manifest.smallCounts.common),
       note: `100-item org; ${manifest.smallCounts.common} matches`,
+    },
+    {
+      name: 'location filter (limit=100)',
+      // Items with more than 0 at one of the 20 locations, through item_stock_positive.
+      paths: [`${items}?location=L07`],
+      key: keys.big,
+      check: (body) => body.count === Math.min(100, manifest.stockCounts?.L07 ?? 100),
+      note: `${manifest.stockCounts?.L07 ?? '?'} items stocked there`,
+    },
+    {
+      name: 'location + status + cursor',
+      paths: sample(ids, 200).map(
+        (id) =>
+          `${items}?location=L13&status=Active&fields=_id,quantity,stock&limit=100&cursor=${listCursor(id, { status: 'Active', location: 'L13' })}`,
+      ),
+      key: keys.big,
+      note: '200 random depths',
     },
     {
       name: 'status filter + fields',
@@ -980,7 +1087,9 @@ async function main() {
   for (const name of CONFIG_NAMES) {
     const config = CONFIGS[name];
     const database = config.engine === 'postgres' ? postgres.url : DB;
-    sections.push(await benchConfig(config, database, manifest));
+    sections.push(
+      await benchConfig(config, database, { ...manifest, stockCounts: imported.stockCounts }),
+    );
   }
 
   const loadAfter = os.loadavg().map((value) => value.toFixed(2));

@@ -134,6 +134,7 @@ describe('methods', () => {
       'barcode',
       'status',
       'quantity',
+      'stock',
       'customFields',
       'createdAt',
       'updatedAt',

@@ -3,6 +3,7 @@ import { env, isBrowser } from './environment.js';
 import { ConfigurationError, type RateLimitError } from './errors.js';
 import { callLimits, numberOption } from './options.js';
 import { InventoryResource } from './resources/inventory.js';
+import { LocationsResource } from './resources/locations.js';
 import { OrganizationResource } from './resources/organization.js';
 import { DEFAULT_RETRY_POLICY, type RetryEvent } from './retry.js';
 import { type FetchLike, Transport } from './transport.js';
@@ -110,6 +111,8 @@ export class Stockroom {
   readonly maxRetries: number;
   readonly organization: OrganizationResource;
   readonly inventory: InventoryResource;
+  /** The organization's locations, where its items' stock is kept. */
+  readonly locations: LocationsResource;
   readonly #transport: Transport;
   /** What may be shown of the key: never the key itself. */
   readonly #keyHint: string | null;
@@ -187,6 +190,7 @@ export class Stockroom {
     });
     this.organization = new OrganizationResource(this.#transport);
     this.inventory = new InventoryResource(this.#transport);
+    this.locations = new LocationsResource(this.#transport);
   }
 
   /**

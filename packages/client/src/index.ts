@@ -60,10 +60,13 @@ export type {
   ItemStatus,
   KeyVerification,
   ListItemsParams,
+  Location,
+  LocationList,
   Organization,
   OrganizationParams,
   RequestOptions,
   SelectedItem,
+  StockEntry,
   SyncPage,
   SyncParams,
 } from './types.js';

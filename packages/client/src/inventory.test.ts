@@ -404,3 +404,43 @@ describe('conditional requests', () => {
     expect(org.urls).toHaveLength(1);
   });
 });
+
+describe('locations and stock (issue 31)', () => {
+  it('lists locations and filters items by location, with stock on each item', async () => {
+    const { id, stockroom, urls } = await organization();
+    await server.store.createLocation(id, { code: 'WH-1', name: 'Warehouse' });
+    await server.store.createLocation(id, { code: 'SHOP', name: 'Shop' });
+    await server.createItems(id, [
+      {
+        name: 'Tent',
+        sku: 'T-1',
+        stock: '[{"location":"SHOP","quantity":2},{"location":"WH-1","quantity":3}]',
+      },
+      { name: 'Mug', sku: 'M-1', quantity: 4 },
+    ]);
+    const locations = await stockroom.locations.list();
+    expect(locations.data.map((l) => l.code)).toEqual(['SHOP', 'WH-1']);
+    expect(locations.count).toBe(2);
+    const page = await stockroom.inventory.list({
+      location: 'SHOP',
+      fields: ['sku', 'quantity', 'stock'],
+    });
+    expect(page.data).toEqual([
+      {
+        sku: 'T-1',
+        quantity: 5,
+        stock: [
+          { location: 'SHOP', quantity: 2 },
+          { location: 'WH-1', quantity: 3 },
+        ],
+      },
+    ]);
+    expect(urls.at(-1)?.searchParams.get('location')).toBe('SHOP');
+    const synced = await collect(
+      stockroom.inventory.sync({ since: new Date(0), location: 'WH-1' }),
+    );
+    expect(synced.flatMap((p) => p.data.map((item) => item.sku))).toEqual(['T-1']);
+    const unknown = await rejection(stockroom.inventory.list({ location: 'nope' }));
+    expect(unknown).toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
+  });
+});

@@ -13,6 +13,7 @@ import {
   type ItemField,
   type ItemPage,
   type KeyVerification,
+  type Location,
   NOT_MODIFIED,
   type NotModified,
   type Organization,
@@ -46,9 +47,18 @@ expectTypeOf<InventoryItem>().toEqualTypeOf<{
   barcode: string | null;
   status: 'Draft' | 'Active' | 'Inactive' | 'Discontinued';
   quantity: number;
+  stock: { location: string; quantity: number }[];
   customFields: { [key: string]: unknown };
   createdAt: string;
   updatedAt: string;
+}>();
+
+// Locations (issue 31).
+expectTypeOf<Location>().toEqualTypeOf<{ _id: string; code: string; name: string }>();
+expectTypeOf(stockroom.locations.list()).resolves.toEqualTypeOf<{
+  data: Location[];
+  organizationId: string;
+  count: number;
 }>();
 
 // Without fields: full items.
@@ -246,6 +256,7 @@ expectTypeOf<keyof paths>().toEqualTypeOf<
   | '/api/v1/organization'
   | '/api/v1/inventory/items'
   | '/api/v1/inventory/item'
+  | '/api/v1/inventory/locations'
   // The probes are for load balancers and supervisors: the client has no method for them.
   | '/livez'
   | '/readyz'

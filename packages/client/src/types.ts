@@ -16,6 +16,10 @@ export type InventoryItem = Required<Schemas['InventoryItem']>;
 export type ItemField = keyof InventoryItem;
 export type ItemStatus = InventoryItem['status'];
 export type Organization = Schemas['Organization'];
+/** A place where the organization keeps stock; `code` is what `stock` and `location` name. */
+export type Location = Schemas['Location'];
+/** One entry of an item's `stock`: its quantity at one location. */
+export type StockEntry = InventoryItem['stock'][number];
 export type HealthReport = Schemas['HealthResponse'];
 export type KeyVerification = Schemas['VerifyResponse'];
 export type ApiKeyInfo = KeyVerification['key'];
@@ -100,6 +104,11 @@ export interface ListItemsParams<F extends Fields = Fields> {
   updatedSince?: string | Date;
   /** With `updatedSince`: also list the items deleted since then, in `deleted`. */
   includeDeleted?: boolean;
+  /**
+   * Only items with more than 0 at the location of this code (case-sensitive; see
+   * `locations.list()`). Combines with every other parameter; an unknown code is a 400.
+   */
+  location?: string;
 }
 
 /** What `inventory.sync()` takes: the parameters of an incremental sync. */
@@ -117,6 +126,8 @@ export interface SyncParams<F extends Fields = Fields> {
   includeDeleted?: boolean;
   /** Only items whose current status is this one. A mirror should sync without it. */
   status?: ItemStatus;
+  /** Only items with more than 0 now at the location of this code. */
+  location?: string;
   /** Return only these fields of each item (at least one); the result type narrows to match. */
   fields?: F & NonEmptyFields<F>;
   /** Page size, 1–1000 (items and deletions together). Default 100. */
@@ -168,4 +179,11 @@ export interface ConditionalRequestOptions extends RequestOptions {
    * instead of the result. `undefined` sends an ordinary request.
    */
   ifNoneMatch?: string | undefined;
+}
+
+/** What `locations.list()` resolves to: the organization's locations, ordered by code. */
+export interface LocationList {
+  data: Location[];
+  organizationId: string;
+  count: number;
 }

@@ -41,6 +41,7 @@ const DELIVERY: WebhookDelivery = {
         barcode: '5901234123457',
         status: 'Active',
         quantity: 41,
+        stock: [{ location: 'WH-1', quantity: 41 }],
         customFields: { capacity: 2 },
         createdAt: '2026-11-20T08:00:00.000Z',
         updatedAt: '2026-11-24T20:59:59.120Z',

@@ -1,4 +1,5 @@
 import { issueKey } from './keys/issue.js';
+import { stockText } from './store/items/stock.js';
 import type { ItemFields, ItemStatus, Organization, Store } from './store/types.js';
 
 /** A small, realistic catalogue so a first run has something to query. */
@@ -266,16 +267,38 @@ function ean13(index: number): string {
   return body + String((10 - (sum % 10)) % 10);
 }
 
+/** The demo organization's locations (issue 31). */
+export const DEMO_LOCATIONS = [
+  { code: 'WH-1', name: 'Central warehouse' },
+  { code: 'SHOP', name: 'Flagship store' },
+  { code: 'OUTLET', name: 'Outlet store' },
+] as const;
+
+/**
+ * Where an item's units are: most of an active line in the warehouse, the rest on the shop
+ * floor; discontinued lines sold off at the outlet; drafts not stocked anywhere yet.
+ */
+function demoStock(status: ItemStatus, quantity: number): Record<string, number> | undefined {
+  if (status === 'Draft') return undefined;
+  if (status === 'Discontinued') return { OUTLET: quantity };
+  const shop = Math.min(quantity, Math.round(quantity * 0.25));
+  return { 'WH-1': quantity - shop, SHOP: shop };
+}
+
 export function demoItems(): ItemFields[] {
-  return CATALOGUE.map(([name, description, status, quantity, customFields], index) => ({
-    name,
-    description,
-    sku: sku(name, index),
-    barcode: ean13(index),
-    status,
-    quantity,
-    customFields: JSON.stringify(customFields),
-  }));
+  return CATALOGUE.map(([name, description, status, quantity, customFields], index) => {
+    const stock = demoStock(status, quantity);
+    return {
+      name,
+      description,
+      sku: sku(name, index),
+      barcode: ean13(index),
+      status,
+      quantity,
+      ...(stock === undefined ? {} : { stock: stockText(stock) }),
+      customFields: JSON.stringify(customFields),
+    };
+  });
 }
 
 export interface DemoSeed {
@@ -292,6 +315,7 @@ export async function seedDemo(store: Store): Promise<DemoSeed> {
     slug: 'demo-outfitters',
     features: ['inventory'],
   });
+  for (const location of DEMO_LOCATIONS) await store.createLocation(organization.id, location);
   await store.writeItems(organization.id, demoItems());
   const { key, record } = await issueKey(store, {
     organizationId: organization.id,

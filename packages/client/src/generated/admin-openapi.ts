@@ -62,7 +62,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -84,7 +84,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -106,7 +106,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -186,7 +186,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -208,7 +208,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -230,7 +230,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -252,7 +252,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -274,7 +274,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -296,7 +296,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -385,7 +385,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -407,7 +407,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -429,7 +429,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -451,7 +451,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -523,7 +523,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -545,7 +545,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -567,7 +567,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -589,7 +589,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -611,7 +611,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -695,7 +695,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -717,7 +717,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -739,7 +739,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -761,7 +761,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -783,7 +783,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -805,7 +805,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -898,7 +898,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -920,7 +920,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -942,7 +942,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -964,7 +964,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1080,7 +1080,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1102,7 +1102,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1124,7 +1124,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1146,7 +1146,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1168,7 +1168,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1190,7 +1190,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1212,7 +1212,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1312,7 +1312,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1334,7 +1334,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1356,7 +1356,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1378,7 +1378,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1400,7 +1400,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1507,7 +1507,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1529,7 +1529,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1551,7 +1551,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1573,7 +1573,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1595,7 +1595,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1617,7 +1617,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1722,7 +1722,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1744,7 +1744,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1766,7 +1766,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1788,7 +1788,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1810,7 +1810,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1832,7 +1832,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1937,7 +1937,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1959,7 +1959,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1981,7 +1981,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2003,7 +2003,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2025,7 +2025,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2142,7 +2142,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2164,7 +2164,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2186,7 +2186,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2208,7 +2208,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2230,7 +2230,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2252,7 +2252,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2274,7 +2274,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2335,7 +2335,18 @@ export interface paths {
                         sku?: string | null;
                         barcode?: string | null;
                         status?: "Draft" | "Active" | "Inactive" | "Discontinued";
+                        /** @description With `stock`, it must equal the sum of the stock quantities (left out, it becomes it). */
                         quantity?: number;
+                        /**
+                         * @description Stock per location: `{ "CODE": quantity }` (a finite number, not negative), each code one of the organization’s locations. Replaces the item’s stock rows (a location left out loses its row); absent, they stay.
+                         * @example {
+                         *       "WH-1": 12,
+                         *       "SHOP": 3
+                         *     }
+                         */
+                        stock?: {
+                            [key: string]: unknown;
+                        };
                         /** @description A JSON object, at most 16 KiB as compact JSON, nesting objects and arrays at most 32 levels deep (the object itself is level 1). */
                         customFields?: {
                             [key: string]: unknown;
@@ -2382,7 +2393,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2404,7 +2415,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2426,7 +2437,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2448,7 +2459,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2470,7 +2481,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2492,7 +2503,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2533,7 +2544,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2555,7 +2566,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2642,7 +2653,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2664,7 +2675,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2686,7 +2697,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2708,7 +2719,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2730,7 +2741,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2752,7 +2763,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2773,10 +2784,515 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/organizations/{org}/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations
+         * @description As `stockroom location list`: the organization’s locations, by code.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description Organization id or slug.
+                     * @example acme
+                     */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-0"][];
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ORGANIZATION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a location
+         * @description As `stockroom location create`: items then take stock there through imports and bulk upserts (`stock`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description Organization id or slug.
+                     * @example acme
+                     */
+                    org: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Unique in the organization, case-sensitive: 1–32 characters of A-Z, a-z, 0-9, ".", "_", "-".
+                         * @example WH-1
+                         */
+                        code: string;
+                        /** @description What people call the place (1–200 characters). */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-0"];
+                        };
+                    };
+                };
+                /** @description Error: INVALID_REQUEST */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ORGANIZATION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: CONFLICT */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/organizations/{org}/locations/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a location
+         * @description As `stockroom location remove`: its stock rows go with it, and each item that had one changes (its quantity becomes the sum of the rows left, or 0), in the change feed and webhooks.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description Organization id or slug.
+                     * @example acme
+                     */
+                    org: string;
+                    /**
+                     * @description The location’s code.
+                     * @example WH-1
+                     */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["def-0"];
+                            itemsChanged: number;
+                        };
+                    };
+                };
+                /** @description Error: INVALID_REQUEST */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ORGANIZATION_NOT_FOUND, LOCATION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** AdminLocation */
+        "def-0": {
+            id: string;
+            organizationId: string;
+            code: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;

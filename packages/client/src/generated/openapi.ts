@@ -243,7 +243,7 @@ export interface paths {
         };
         /**
          * List inventory items
-         * @description Items of the key’s organization in creation order (`_id` ascending), filtered by `search`, `status` or the exact `sku`, `barcode` and `ids`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. With `updatedSince`, an incremental sync instead: the items changed since then in change order, deletions too with `includeDeleted=true`, and `nextSince` to continue from next time. Every page carries a strong `ETag` (one per content encoding; `If-None-Match` answers 304) and is compressed with brotli or gzip when `Accept-Encoding` allows. Needs `inventory:view` and the `inventory` feature.
+         * @description Items of the key’s organization in creation order (`_id` ascending), filtered by `search`, `status`, `location` or the exact `sku`, `barcode` and `ids`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. With `updatedSince`, an incremental sync instead: the items changed since then in change order, deletions too with `includeDeleted=true`, and `nextSince` to continue from next time. Every page carries a strong `ETag` (one per content encoding; `If-None-Match` answers 304) and is compressed with brotli or gzip when `Accept-Encoding` allows. Needs `inventory:view` and the `inventory` feature.
          */
         get: {
             parameters: {
@@ -260,11 +260,11 @@ export interface paths {
                     /** @description Only items with this status (exact case). */
                     status?: "Draft" | "Active" | "Inactive" | "Discontinued";
                     /**
-                     * @description Comma-separated item fields to return; each item then carries only these, in the usual order. Allowed: _id, organizationId, name, description, sku, barcode, status, quantity, customFields, createdAt, updatedAt.
+                     * @description Comma-separated item fields to return; each item then carries only these, in the usual order. Allowed: _id, organizationId, name, description, sku, barcode, status, quantity, stock, customFields, createdAt, updatedAt.
                      * @example _id,name,sku,quantity
                      */
                     fields?: string;
-                    /** @description Opaque token from the `nextCursor` of the previous page; send the same filters with it (search, status, sku, barcode, ids, updatedSince, includeDeleted). */
+                    /** @description Opaque token from the `nextCursor` of the previous page; send the same filters with it (search, status, sku, barcode, ids, location, updatedSince, includeDeleted). */
                     cursor?: string;
                     /**
                      * @description Only the item with exactly this SKU (case-sensitive, as stored; indexed). Cannot be combined with `search` or `updatedSince`.
@@ -282,7 +282,12 @@ export interface paths {
                      */
                     ids?: string;
                     /**
-                     * @description Incremental sync: only items changed after this point, in change order (not `_id` order), and the response carries `nextSince`. Either an ISO 8601 instant with a time zone (`2026-11-24T08:00:00Z`, `2026-11-24T09:00:00+01:00`) or a date (`2026-11-24`, midnight UTC), or the `nextSince` of an earlier response to continue from where it ended. An item may repeat across syncs; none is ever missed. Combines with `status`, `fields`, `limit`, `cursor` and `includeDeleted`.
+                     * @description Only items with more than 0 at the location of this code (case-sensitive; see `GET /api/v1/inventory/locations`). Combines with every other parameter. An unknown code answers 400 `INVALID_PARAMETER`.
+                     * @example WH-1
+                     */
+                    location?: string;
+                    /**
+                     * @description Incremental sync: only items changed after this point, in change order (not `_id` order), and the response carries `nextSince`. Either an ISO 8601 instant with a time zone (`2026-11-24T08:00:00Z`, `2026-11-24T09:00:00+01:00`) or a date (`2026-11-24`, midnight UTC), or the `nextSince` of an earlier response to continue from where it ended. An item may repeat across syncs; none is ever missed. Combines with `status`, `location`, `fields`, `limit`, `cursor` and `includeDeleted`.
                      * @example 2026-11-24T08:00:00Z
                      */
                     updatedSince?: string;
@@ -418,7 +423,7 @@ export interface paths {
                     /** @description Legacy override. By default the key’s organization is used; naming another organization answers 403. Responses carry `Deprecation: true`. */
                     organizationId?: string;
                     /**
-                     * @description Comma-separated item fields to return; each item then carries only these, in the usual order. Allowed: _id, organizationId, name, description, sku, barcode, status, quantity, customFields, createdAt, updatedAt.
+                     * @description Comma-separated item fields to return; each item then carries only these, in the usual order. Allowed: _id, organizationId, name, description, sku, barcode, status, quantity, stock, customFields, createdAt, updatedAt.
                      * @example _id,name,sku,quantity
                      */
                     fields?: string;
@@ -475,6 +480,114 @@ export interface paths {
                     };
                 };
                 /** @description Error: ORGANIZATION_NOT_FOUND, ITEM_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inventory/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations
+         * @description The locations of the key’s organization, ordered by code: the codes items’ `stock` entries and the `location` filter name. Carries a strong `ETag` (`If-None-Match` answers 304). Needs `inventory:view` and the `inventory` feature.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Legacy override. By default the key’s organization is used; naming another organization answers 403. Responses carry `Deprecation: true`. */
+                    organizationId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Location"][];
+                            organizationId: string;
+                            /** @description Number of locations in `data`. */
+                            count: number;
+                        };
+                    };
+                };
+                /** @description Not Modified: `If-None-Match` names the current `ETag` (or, on item detail, `If-Modified-Since` is not older than `Last-Modified`). No body; charged like any other request. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error: UNKNOWN_PARAMETER, INVALID_PARAMETER */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: MISSING_API_KEY, INVALID_API_KEY, CONFLICTING_API_KEYS, KEY_DISABLED, KEY_EXPIRED, KEY_EXHAUSTED, RATE_LIMITED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: ORGANIZATION_FORBIDDEN, FEATURE_DISABLED, INSUFFICIENT_PERMISSIONS */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Error: ORGANIZATION_NOT_FOUND */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -700,7 +813,14 @@ export interface components {
             sku?: string | null;
             barcode?: string | null;
             status?: "Draft" | "Active" | "Inactive" | "Discontinued";
+            /** @description With stock rows, the sum of their quantities; without, the item’s own. */
             quantity?: number;
+            /** @description The item’s stock per location: one entry per location it has a stock row at (quantity may be 0), ordered by code; empty when it has none. */
+            stock?: {
+                /** @description The location’s code. */
+                location: string;
+                quantity: number;
+            }[];
             /** @description Free-form JSON object, returned as stored (key order kept). */
             customFields?: {
                 [key: string]: unknown;
@@ -717,6 +837,16 @@ export interface components {
              * @example 2026-11-22T05:01:04.123Z
              */
             updatedAt?: string;
+        };
+        /**
+         * Location
+         * @description A place where the organization keeps stock (a warehouse, a shop floor…).
+         */
+        Location: {
+            _id: string;
+            /** @description Unique in the organization, case-sensitive; what `stock` and `location=` name. */
+            code: string;
+            name: string;
         };
         /** Organization */
         Organization: {

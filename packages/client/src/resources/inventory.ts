@@ -79,7 +79,7 @@ export class InventoryResource {
     sinceName = 'updatedSince',
   ): Promise<WithResponse<ItemPage<SelectedItem<F>>>> {
     const { limit, search, status, fields, cursor, organizationId } = params;
-    const { sku, barcode, ids, includeDeleted } = params;
+    const { sku, barcode, ids, includeDeleted, location } = params;
     const updatedSince = instant(sinceName, params.updatedSince);
     const invalid =
       emptyFields(fields) ??
@@ -100,6 +100,7 @@ export class InventoryResource {
           sku,
           barcode,
           ids,
+          location,
           updatedSince: updatedSince as string | undefined,
           includeDeleted,
         },
@@ -221,7 +222,7 @@ export class InventoryResource {
     options?: RequestOptions,
   ): AsyncGenerator<SyncPage<SelectedItem<F>>, void, undefined> {
     // A JavaScript caller may pass nothing: say what is missing rather than fail to destructure.
-    const { since, includeDeleted, status, fields, limit, organizationId } =
+    const { since, includeDeleted, status, fields, limit, organizationId, location } =
       params ?? ({} as Partial<SyncParams<F>>);
     if (since === undefined || since === null || since === '') {
       throw new TypeError(
@@ -236,6 +237,7 @@ export class InventoryResource {
       fields,
       limit,
       organizationId,
+      location,
     };
     let cursor: string | undefined;
     do {

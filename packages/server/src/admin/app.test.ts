@@ -241,6 +241,8 @@ describe('the admin host', () => {
       '/admin/v1/organizations/{org}/keys/{keyId}/enable',
       '/admin/v1/organizations/{org}/keys/{keyId}/revoke',
       '/admin/v1/organizations/{org}/keys/{keyId}/rotate',
+      '/admin/v1/organizations/{org}/locations',
+      '/admin/v1/organizations/{org}/locations/{code}',
     ]);
     expect(JSON.stringify(doc.body)).not.toContain(ADMIN_TOKEN);
     const publicDoc = await t.fetch(`${t.server.docsUrl}/openapi.json`);

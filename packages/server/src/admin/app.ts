@@ -12,6 +12,7 @@ import { problemError } from './context.js';
 import { ADMIN_WWW_AUTHENTICATE, AdminError, adminErrorBody } from './errors.js';
 import itemRoutes from './routes/items.js';
 import keyRoutes from './routes/keys.js';
+import locationRoutes from './routes/locations.js';
 import organizationRoutes from './routes/organizations.js';
 import { adminValidator } from './validation.js';
 
@@ -25,7 +26,7 @@ import { adminValidator } from './validation.js';
  */
 
 /** The routes of the admin API, in one explicit list. */
-const ROUTES = [organizationRoutes, keyRoutes, itemRoutes] as const;
+const ROUTES = [organizationRoutes, keyRoutes, itemRoutes, locationRoutes] as const;
 
 export const ADMIN_PREFIX = '/admin/v1';
 export const ADMIN_OPENAPI_PATH = `${ADMIN_PREFIX}/openapi.json`;

@@ -107,6 +107,16 @@ export function problemError(problem: Problem): AdminError {
         `The key ${problem.key.id} is revoked and cannot be ${problem.action}; revocation is permanent: create a new key.`,
         { param: 'keyId' },
       );
+    case 'LOCATION_EXISTS':
+      return new AdminError(
+        'CONFLICT',
+        `The organization ${problem.organization.slug} already has a location with code ${JSON.stringify(problem.location)}; codes are unique in an organization.`,
+      );
+    case 'LOCATION_NOT_FOUND':
+      return new AdminError(
+        'LOCATION_NOT_FOUND',
+        `The organization ${problem.organization.slug} has no location with code ${JSON.stringify(problem.location.slice(0, 40))} (codes are case-sensitive); list them with GET /admin/v1/organizations/${problem.organization.id}/locations.`,
+      );
     case 'KEY_REVOKED_DURING_ROTATION':
       return new AdminError(
         'KEY_REVOKED',

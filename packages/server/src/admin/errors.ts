@@ -11,6 +11,8 @@ export const ADMIN_ERROR_STATUS = {
   ADMIN_UNAUTHORIZED: 401,
   ORGANIZATION_NOT_FOUND: 404,
   KEY_NOT_FOUND: 404,
+  /** The organization has no location with that code. */
+  LOCATION_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   /** Another organization has the slug. */

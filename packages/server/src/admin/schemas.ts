@@ -246,7 +246,19 @@ export const ItemRow = Type.Object(
     sku: Type.Optional(nullableText(LIMITS.sku)),
     barcode: Type.Optional(nullableText(LIMITS.barcode)),
     status: Type.Optional(Type.Union(ITEM_STATUSES.map((status) => Type.Literal(status)))),
-    quantity: Type.Optional(Type.Number()),
+    quantity: Type.Optional(
+      Type.Number({
+        description:
+          'With `stock`, it must equal the sum of the stock quantities (left out, it becomes it).',
+      }),
+    ),
+    stock: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Stock per location: `{ "CODE": quantity }` (a finite number, not negative), each code one of the organization’s locations. Replaces the item’s stock rows (a location left out loses its row); absent, they stay.',
+        examples: [{ 'WH-1': 12, SHOP: 3 }],
+      }),
+    ),
     customFields: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description:

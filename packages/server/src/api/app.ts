@@ -17,10 +17,11 @@ import authVerifyRoute from './routes/auth-verify.js';
 import healthRoute from './routes/health.js';
 import inventoryItemRoute from './routes/inventory-item.js';
 import inventoryItemsRoute from './routes/inventory-items.js';
+import inventoryLocationsRoute from './routes/inventory-locations.js';
 import mcpRoute, { isMcpRequest, MCP_PATH, mcpMethodNotAllowed } from './routes/mcp.js';
 import organizationRoute from './routes/organization.js';
 import probesRoute from './routes/probes.js';
-import { ErrorResponse, InventoryItem, Organization } from './schemas.js';
+import { ErrorResponse, InventoryItem, Location, Organization } from './schemas.js';
 
 /** The routes of the public API, in one explicit list. */
 const ROUTES = [
@@ -29,6 +30,7 @@ const ROUTES = [
   organizationRoute,
   inventoryItemsRoute,
   inventoryItemRoute,
+  inventoryLocationsRoute,
   probesRoute,
   mcpRoute,
 ] as const;
@@ -239,7 +241,8 @@ export async function createApiApp(
       : () => ({ value: undefined }),
   );
 
-  for (const schema of [InventoryItem, Organization, ErrorResponse]) app.addSchema(schema);
+  for (const schema of [InventoryItem, Location, Organization, ErrorResponse])
+    app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {

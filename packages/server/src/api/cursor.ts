@@ -13,6 +13,7 @@ export interface CursorFilters {
   sku?: string | undefined;
   barcode?: string | undefined;
   ids?: string | undefined;
+  location?: string | undefined;
   /** Whether the walk is a sync (updatedSince), and whether it lists deletions. */
   sync?: boolean;
   includeDeleted?: boolean;
@@ -20,11 +21,23 @@ export interface CursorFilters {
 
 function fingerprint(filters: CursorFilters): string {
   const base: unknown[] = [filters.status ?? null, filters.search ?? null];
-  const { sku, barcode, ids, sync, includeDeleted } = filters;
+  const { sku, barcode, ids, location, sync, includeDeleted } = filters;
   // Cursors of the original filters keep the fingerprint they always had.
   const extended =
-    sku !== undefined || barcode !== undefined || ids !== undefined || sync === true
-      ? [...base, sku ?? null, barcode ?? null, ids ?? null, sync === true, includeDeleted === true]
+    sku !== undefined ||
+    barcode !== undefined ||
+    ids !== undefined ||
+    sync === true ||
+    location !== undefined
+      ? [
+          ...base,
+          sku ?? null,
+          barcode ?? null,
+          ids ?? null,
+          sync === true,
+          includeDeleted === true,
+          ...(location === undefined ? [] : [location]),
+        ]
       : base;
   return createHash('sha256').update(JSON.stringify(extended)).digest('base64url').slice(0, 16);
 }

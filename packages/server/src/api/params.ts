@@ -1,4 +1,5 @@
 import { type TObject, type TOptional, type TSchema, Type } from 'typebox';
+import { LOCATION_CODE_PATTERN } from '../store/items/stock.js';
 import { ITEM_STATUSES, type ItemStatus } from '../store/types.js';
 import { ITEM_FIELDS } from './item-fields.js';
 
@@ -74,10 +75,10 @@ export const PARAMS = {
       maxLength: 1024,
       pattern: '^[A-Za-z0-9_-]+$',
       description:
-        'Opaque token from the `nextCursor` of the previous page; send the same filters with it (search, status, sku, barcode, ids, updatedSince, includeDeleted).',
+        'Opaque token from the `nextCursor` of the previous page; send the same filters with it (search, status, sku, barcode, ids, location, updatedSince, includeDeleted).',
     }),
     invalid:
-      'cursor must be the nextCursor value of a previous page, unchanged, sent with the same filters (search, status, sku, barcode, ids, updatedSince, includeDeleted)',
+      'cursor must be the nextCursor value of a previous page, unchanged, sent with the same filters (search, status, sku, barcode, ids, location, updatedSince, includeDeleted)',
   },
   sku: {
     schema: Type.String({
@@ -107,13 +108,23 @@ export const PARAMS = {
     }),
     invalid: `ids must be 1 to ${MAX_IDS} comma-separated 24-character lowercase hex ids, without spaces`,
   },
+  location: {
+    schema: Type.String({
+      pattern: LOCATION_CODE_PATTERN,
+      description:
+        'Only items with more than 0 at the location of this code (case-sensitive; see `GET /api/v1/inventory/locations`). Combines with every other parameter. An unknown code answers 400 `INVALID_PARAMETER`.',
+      examples: ['WH-1'],
+    }),
+    invalid:
+      'location must be a location code: 1 to 32 characters of A-Z, a-z, 0-9, ".", "_" and "-" (see GET /api/v1/inventory/locations)',
+  },
   updatedSince: {
     schema: Type.String({
       minLength: 1,
       maxLength: 200,
       pattern: `^(${ISO_INSTANT}|${SINCE_TOKEN})$`,
       description:
-        'Incremental sync: only items changed after this point, in change order (not `_id` order), and the response carries `nextSince`. Either an ISO 8601 instant with a time zone (`2026-11-24T08:00:00Z`, `2026-11-24T09:00:00+01:00`) or a date (`2026-11-24`, midnight UTC), or the `nextSince` of an earlier response to continue from where it ended. An item may repeat across syncs; none is ever missed. Combines with `status`, `fields`, `limit`, `cursor` and `includeDeleted`.',
+        'Incremental sync: only items changed after this point, in change order (not `_id` order), and the response carries `nextSince`. Either an ISO 8601 instant with a time zone (`2026-11-24T08:00:00Z`, `2026-11-24T09:00:00+01:00`) or a date (`2026-11-24`, midnight UTC), or the `nextSince` of an earlier response to continue from where it ended. An item may repeat across syncs; none is ever missed. Combines with `status`, `location`, `fields`, `limit`, `cursor` and `includeDeleted`.',
       examples: ['2026-11-24T08:00:00Z'],
     }),
     invalid:

@@ -27,7 +27,23 @@ export const InventoryItem = Type.Object(
     sku: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
     barcode: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
     status: Type.Optional(Type.Union(ITEM_STATUSES.map((status) => Type.Literal(status)))),
-    quantity: Type.Optional(Type.Number()),
+    quantity: Type.Optional(
+      Type.Number({
+        description: 'With stock rows, the sum of their quantities; without, the item’s own.',
+      }),
+    ),
+    stock: Type.Optional(
+      Type.Array(
+        Type.Object({
+          location: Type.String({ description: 'The location’s code.' }),
+          quantity: Type.Number(),
+        }),
+        {
+          description:
+            'The item’s stock per location: one entry per location it has a stock row at (quantity may be 0), ordered by code; empty when it has none.',
+        },
+      ),
+    ),
     customFields: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description: 'Free-form JSON object, returned as stored (key order kept).',
@@ -41,6 +57,21 @@ export const InventoryItem = Type.Object(
     title: 'InventoryItem',
     description:
       'An inventory item. Every field is present unless the `fields` parameter selects a subset.',
+  },
+);
+
+export const Location = Type.Object(
+  {
+    _id: Type.String({ pattern: '^[0-9a-f]{24}$' }),
+    code: Type.String({
+      description: 'Unique in the organization, case-sensitive; what `stock` and `location=` name.',
+    }),
+    name: Type.String(),
+  },
+  {
+    $id: 'Location',
+    title: 'Location',
+    description: 'A place where the organization keeps stock (a warehouse, a shop floor…).',
   },
 );
 

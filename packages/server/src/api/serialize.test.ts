@@ -20,6 +20,7 @@ const BASE: Item = {
   barcode: null,
   status: 'Active',
   quantity: 0,
+  stock: '[]',
   customFields: '{}',
   createdAt: Date.UTC(2026, 10, 22, 5, 1, 4, 123),
   updatedAt: Date.UTC(2026, 10, 22, 5, 1, 4, 123),

@@ -17,6 +17,7 @@ export function serializeItem(item: Item, fields?: ItemField[]): Record<string, 
     barcode: item.barcode,
     status: item.status,
     quantity: item.quantity,
+    stock: JSON.parse(item.stock),
     customFields: JSON.parse(item.customFields),
     createdAt: isoTime(item.createdAt),
     updatedAt: isoTime(item.updatedAt),
@@ -67,6 +68,7 @@ const FIELD_JSON: Record<ItemField, (item: Item) => string> = {
   barcode: (item) => `"barcode":${text(item.barcode)}`,
   status: (item) => `"status":"${item.status}"`,
   quantity: (item) => `"quantity":${number(item.quantity)}`,
+  stock: (item) => `"stock":${item.stock}`,
   customFields: (item) => `"customFields":${item.customFields}`,
   createdAt: (item) => `"createdAt":${time(item.createdAt)}`,
   updatedAt: (item) => `"updatedAt":${time(item.updatedAt)}`,
@@ -85,7 +87,8 @@ export function itemJson(item: Item, fields?: readonly ItemField[]): string {
   return (
     `{"_id":"${item.id}","organizationId":"${item.organizationId}","name":${JSON.stringify(item.name)}` +
     `,"description":${text(item.description)},"sku":${text(item.sku)},"barcode":${text(item.barcode)}` +
-    `,"status":"${item.status}","quantity":${number(item.quantity)},"customFields":${item.customFields}` +
+    `,"status":"${item.status}","quantity":${number(item.quantity)},"stock":${item.stock}` +
+    `,"customFields":${item.customFields}` +
     `,"createdAt":${time(item.createdAt)},"updatedAt":${time(item.updatedAt)}}`
   );
 }

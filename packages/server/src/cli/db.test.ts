@@ -116,6 +116,15 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       { now: 1_700_000_000_000 },
     );
     await source.writeItems(other.id, [{ sku: 'CBT-1', name: 'Same sku elsewhere' }]);
+    // Stock per location (issue 31): locations and stock rows go with the items.
+    await source.createLocation(acme.id, { code: 'WH-1', name: 'Warehouse' });
+    await source.createLocation(acme.id, { code: 'SHOP', name: 'Shop' });
+    await source.writeItems(acme.id, [
+      {
+        sku: 'BULK-7',
+        stock: '[{"location":"SHOP","quantity":0},{"location":"WH-1","quantity":4}]',
+      },
+    ]);
     // A deleted item: its tombstone is part of the change feed the copy carries.
     await source.writeItems(acme.id, [{ sku: 'GONE-1', name: 'Gone' }]);
     expect(await source.deleteItem(acme.id, { sku: 'GONE-1' })).toBe(true);
@@ -166,6 +175,8 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
         memberships: 2,
         apiKeys: 3,
         items: 2348,
+        locations: 2,
+        stock: 2,
         tombstones: 1,
         auditEvents: 1,
         webhooks: 1,
@@ -192,6 +203,13 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
     expect(analyzed.map((row) => row.tablename)).toEqual(['api_keys', 'items', 'organizations']);
 
     expect(await target.listOrganizations()).toEqual(await source.listOrganizations());
+    for (const orgId of orgIds) {
+      expect(await target.listLocations(orgId)).toEqual(await source.listLocations(orgId));
+      const atWarehouse = { limit: 10, location: 'WH-1' };
+      expect(await target.listItems(orgId, atWarehouse)).toEqual(
+        await source.listItems(orgId, atWarehouse),
+      );
+    }
     // The change feed goes on from the same positions: every change number, the tombstone and
     // each organization's counter (the throughSeq of a page that reads to the end).
     for (const orgId of orgIds) {
@@ -439,6 +457,8 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       memberships: 0,
       apiKeys: 0,
       items: 0,
+      locations: 0,
+      stock: 0,
       tombstones: 0,
       auditEvents: 0,
       webhooks: 0,

@@ -37,7 +37,7 @@ export function redactUrl(url: string): string {
 }
 
 function summary(counts: CopyCounts): string {
-  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items, ${counts.tombstones} tombstones, ${counts.auditEvents} audit events, ${counts.webhooks} webhooks, ${counts.webhookDeliveries} webhook deliveries`;
+  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items, ${counts.locations} locations, ${counts.stock} stock rows, ${counts.tombstones} tombstones, ${counts.auditEvents} audit events, ${counts.webhooks} webhooks, ${counts.webhookDeliveries} webhook deliveries`;
 }
 
 export function registerDb(program: Command): void {

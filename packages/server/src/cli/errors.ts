@@ -29,6 +29,7 @@ export type CliErrorCode =
   | 'FILE_EXISTS'
   | 'NOT_SUPPORTED'
   | 'WEBHOOK_NOT_FOUND'
+  | 'LOCATION_NOT_FOUND'
   | 'DESTINATION_REFUSED'
   /** A destructive command the person at the terminal did not confirm. */
   | 'CANCELLED'
@@ -133,6 +134,16 @@ export function cliErrorFor(problem: Problem): CliError {
       return new CliError(
         'KEY_REVOKED',
         `key ${problem.key.id} is revoked and cannot be ${problem.action}; revocation is permanent, create a new key`,
+      );
+    case 'LOCATION_EXISTS':
+      return new CliError(
+        'CONFLICT',
+        `${problem.organization.slug} already has a location with code ${problem.location}; codes are unique in an organization (list them with \`stockroom location list --org ${problem.organization.slug}\`)`,
+      );
+    case 'LOCATION_NOT_FOUND':
+      return new CliError(
+        'LOCATION_NOT_FOUND',
+        `${problem.organization.slug} has no location with code ${problem.location} (codes are case-sensitive); list them with \`stockroom location list --org ${problem.organization.slug}\``,
       );
     case 'KEY_REVOKED_DURING_ROTATION':
       return new CliError(

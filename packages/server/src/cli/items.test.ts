@@ -348,7 +348,7 @@ describe('stockroom items import', () => {
       code: 'IMPORT_ROWS_FAILED',
       json: true,
       message:
-        /^stockroom: 1 of 3 rows rejected; first: line 2: unknown field "colour"; allowed: name, description, sku, barcode, status, quantity, customFields/,
+        /^stockroom: 1 of 3 rows rejected; first: line 2: unknown field "colour"; allowed: name, description, sku, barcode, status, quantity, stock, customFields/,
     });
     expect(result.json).toMatchObject({ created: 2, failed: 1, errors: [{ line: 2 }] });
     expect((await items()).map((item) => item.name)).toEqual(['A', 'C']);

@@ -8,6 +8,7 @@ import { registerDb } from './db.js';
 import { type CliIo, hasColors } from './io.js';
 import { registerItems } from './items.js';
 import { registerKey } from './key.js';
+import { registerLocation } from './location.js';
 import { registerMigrate } from './migrate.js';
 import { registerOrg } from './org.js';
 import { registerServe } from './serve.js';
@@ -62,6 +63,7 @@ export function buildProgram(io?: CliIo): Command {
   registerBackup(program);
   registerAudit(program);
   registerWebhook(program);
+  registerLocation(program);
   // Last: its script is generated from every command registered before it, itself included.
   registerCompletion(program);
   if (io) bindIo(program, io);

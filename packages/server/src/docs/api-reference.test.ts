@@ -32,10 +32,12 @@ const OPERATIONS: Record<string, string[]> = {
     'sku',
     'barcode',
     'ids',
+    'location',
     'updatedSince',
     'includeDeleted',
   ],
   'GET /api/v1/inventory/item': ['itemId', 'organizationId', 'fields'],
+  'GET /api/v1/inventory/locations': ['organizationId'],
   'GET /livez': [],
   'GET /readyz': [],
 };

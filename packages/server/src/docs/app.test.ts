@@ -16,6 +16,7 @@ const SLUGS = [
   'organization',
   'inventory-items',
   'inventory-item',
+  'locations',
   'client-library',
   'mcp',
   'webhooks',

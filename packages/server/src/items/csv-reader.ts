@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { CsvError, type Options, parse } from 'csv-parse';
 import { quotedName } from '../http/shown-name.js';
 import { ImportFileError } from './errors.js';
-import { fieldFor, type ImportField } from './fields.js';
+import { fieldFor, type ImportColumn } from './fields.js';
 import { fileClosed } from './file-closed.js';
 import { readFailure } from './format.js';
 import type { OnBytes, RawRecord } from './records.js';
@@ -31,7 +31,7 @@ function countBreaks(text: string): number {
   return breaks;
 }
 
-function headerColumns(header: string[], line: number): (ImportField | null)[] {
+function headerColumns(header: string[], line: number): ImportColumn[] {
   const seen = new Set<string>();
   return header.map((name) => {
     if (seen.has(name)) throw new ImportFileError(`column ${quotedName(name)} appears twice`, line);
@@ -77,7 +77,7 @@ export async function* readCsv(file: string, onBytes?: OnBytes): AsyncGenerator<
   stream.on('error', (error) => parser.destroy(readFailure(error)));
   stream.pipe(parser);
 
-  let columns: (ImportField | null)[] | undefined;
+  let columns: ImportColumn[] | undefined;
   try {
     for await (const { line, cells } of parser as AsyncIterable<{
       line: number;

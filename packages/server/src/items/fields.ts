@@ -1,10 +1,20 @@
 import { quotedName } from '../http/shown-name.js';
 import { WRITABLE_ITEM_FIELDS } from '../store/items/fields.js';
+import { isLocationCode } from '../store/items/stock.js';
 import { ImportFileError } from './errors.js';
 
 /** The writable item fields an import file may carry, named as in the API. */
 export const IMPORT_FIELDS = WRITABLE_ITEM_FIELDS;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+/** A CSV column of one location's stock: `stock.CODE` (issue 31). */
+export type StockColumn = `stock.${string}`;
+/** What a CSV header column fills: a field, one location's stock, or nothing (ignored). */
+export type ImportColumn = ImportField | StockColumn | null;
+
+export function isStockColumn(column: ImportColumn): column is StockColumn {
+  return column?.startsWith('stock.') === true;
+}
 
 /**
  * Read-only fields of the API's item output. They are accepted and ignored so that items
@@ -27,7 +37,11 @@ export function unknownNames(names: string[], what: 'column' | 'field'): string 
   if (names.length > MAX_LISTED) listed.push(`and ${names.length - MAX_LISTED} more`);
   const which = listed.join(', ');
   const plural = names.length === 1 ? what : `${what}s`;
-  return `unknown ${plural} ${which}; allowed: ${IMPORT_FIELDS.join(', ')} (ignored: ${IGNORED_FIELDS.join(', ')})`;
+  const allowed =
+    what === 'column'
+      ? IMPORT_FIELDS.map((f) => (f === 'stock' ? 'stock.CODE' : f))
+      : IMPORT_FIELDS;
+  return `unknown ${plural} ${which}; allowed: ${allowed.join(', ')} (ignored: ${IGNORED_FIELDS.join(', ')})`;
 }
 
 /** The import field a name stands for: null for an ignored one, undefined for an unknown one. */
@@ -41,7 +55,23 @@ export function lookupField(name: string): ImportField | null | undefined {
  * The import field a CSV header column names, null for an ignored one. An unknown column is a
  * file-level error: it would be wrong on every row.
  */
-export function fieldFor(name: string, what: 'column' | 'field', line: number): ImportField | null {
+export function fieldFor(name: string, what: 'column' | 'field', line: number): ImportColumn {
+  if (what === 'column' && name.startsWith('stock.')) {
+    const code = name.slice('stock.'.length);
+    if (!isLocationCode(code)) {
+      throw new ImportFileError(
+        `column ${quotedName(name)} does not name a location code (1–32 characters of A-Z, a-z, 0-9, ".", "_", "-"); write stock.CODE with the location's code`,
+        line,
+      );
+    }
+    return name as StockColumn;
+  }
+  if (what === 'column' && name === 'stock') {
+    throw new ImportFileError(
+      'a CSV file gives stock as one column per location, named stock.CODE (stock.WH-1, stock.SHOP…); rename the column "stock"',
+      line,
+    );
+  }
   const field = lookupField(name);
   if (field === undefined) throw new ImportFileError(unknownNames([name], what), line);
   return field;

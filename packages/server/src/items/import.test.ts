@@ -493,7 +493,7 @@ describe('names in import errors', () => {
     );
     expect(error).toBeInstanceOf(ImportFileError);
     expect((error as ImportFileError).message).toBe(
-      `line 1: unknown column "${'x'.repeat(100)}…" (200000 characters); allowed: name, description, sku, barcode, status, quantity, customFields (ignored: _id, organizationId, createdAt, updatedAt)`,
+      `line 1: unknown column "${'x'.repeat(100)}…" (200000 characters); allowed: name, description, sku, barcode, status, quantity, stock.CODE, customFields (ignored: _id, organizationId, createdAt, updatedAt)`,
     );
     const twice = await importItems(
       store,
@@ -501,7 +501,7 @@ describe('names in import errors', () => {
       file('twice.csv', `name,${'é'.repeat(150)},${'é'.repeat(150)}\n`),
     ).catch((e: unknown) => e);
     expect((twice as Error).message).toBe(
-      `line 1: unknown column "${'é'.repeat(100)}…" (150 characters); allowed: name, description, sku, barcode, status, quantity, customFields (ignored: _id, organizationId, createdAt, updatedAt)`,
+      `line 1: unknown column "${'é'.repeat(100)}…" (150 characters); allowed: name, description, sku, barcode, status, quantity, stock.CODE, customFields (ignored: _id, organizationId, createdAt, updatedAt)`,
     );
     expect(await items()).toEqual([]);
   });

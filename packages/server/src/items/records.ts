@@ -1,4 +1,4 @@
-import type { ImportField } from './fields.js';
+import type { ImportColumn } from './fields.js';
 
 /**
  * One record as read from the file, before its values are checked. `line` is the 1-based line
@@ -8,8 +8,8 @@ export type RawRecord =
   | {
       line: number;
       kind: 'csv';
-      /** Per header column: the field it fills, or null for an ignored column. */
-      columns: readonly (ImportField | null)[];
+      /** Per header column: the field (or location's stock) it fills, or null for an ignored column. */
+      columns: readonly ImportColumn[];
       cells: string[];
     }
   | { line: number; kind: 'json'; value: unknown };

@@ -186,7 +186,7 @@ describe('checkRecord (JSON)', () => {
 
   it('rejects the row for an unknown field, naming it beside its other problems', () => {
     const allowed =
-      'allowed: name, description, sku, barcode, status, quantity, customFields (ignored: _id, organizationId, createdAt, updatedAt)';
+      'allowed: name, description, sku, barcode, status, quantity, stock, customFields (ignored: _id, organizationId, createdAt, updatedAt)';
     expect(json({ name: 'Tent', colour: 'red' })).toEqual({
       reason: `unknown field "colour"; ${allowed}`,
     });
@@ -206,5 +206,46 @@ describe('nestingDepth', () => {
     const deep = JSON.parse(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`);
     expect(nestingDepth(deep, 32)).toBe(33);
     expect(nestingDepth(deep, 2_000_000)).toBe(1_000_000);
+  });
+});
+
+describe('stock in import records (issue 31)', () => {
+  const csv = (columns: Array<string | null>, cells: string[]) =>
+    checkRecord({ line: 2, kind: 'csv', columns: columns as never, cells });
+
+  it('reads stock.CODE columns into one stock object; an empty cell is no row', () => {
+    expect(csv(['sku', 'stock.WH', 'stock.SHOP'], ['A', '3', ''])).toEqual({
+      fields: { sku: 'A', stock: '[{"location":"WH","quantity":3}]' },
+    });
+    expect(csv(['sku', 'stock.WH'], ['A', ''])).toEqual({ fields: { sku: 'A', stock: '[]' } });
+    expect(csv(['sku', 'stock.WH'], ['A', 'lots'])).toEqual({
+      reason: expect.stringMatching(/stock\.WH must be a number/),
+      sku: 'A',
+    });
+  });
+
+  it('takes the object form and the API array form in JSON, and refuses bad quantities', () => {
+    const json = (value: unknown) => checkRecord({ line: 1, kind: 'json', value });
+    expect(json({ sku: 'A', stock: { WH: 1, SHOP: 2 } })).toEqual({
+      fields: {
+        sku: 'A',
+        stock: '[{"location":"SHOP","quantity":2},{"location":"WH","quantity":1}]',
+      },
+    });
+    expect(json({ sku: 'A', stock: [{ location: 'WH', quantity: 1 }] })).toEqual({
+      fields: { sku: 'A', stock: '[{"location":"WH","quantity":1}]' },
+    });
+    expect(json({ sku: 'A', stock: { WH: -1 } })).toMatchObject({
+      reason: expect.stringMatching(/negative/),
+    });
+    expect(json({ sku: 'A', stock: { WH: '2' } })).toMatchObject({
+      reason: expect.stringMatching(/finite number/),
+    });
+    expect(json({ sku: 'A', stock: { 'a b': 1 } })).toMatchObject({
+      reason: expect.stringMatching(/not a location code/),
+    });
+    expect(json({ sku: 'A', stock: 5 })).toMatchObject({
+      reason: expect.stringMatching(/JSON object/),
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { MAX_SKU_LENGTH } from '../domain/sku.js';
+import { isLocationCode, stockText } from '../store/items/stock.js';
 import { ITEM_STATUSES, type ItemFields } from '../store/types.js';
-import { type ImportField, lookupField, unknownNames } from './fields.js';
+import { type ImportField, isStockColumn, lookupField, unknownNames } from './fields.js';
 import type { RawRecord } from './records.js';
 
 /** The limits of an item's fields, the same on every path that writes items. */
@@ -149,7 +150,63 @@ function checkValue(field: ImportField, value: unknown): unknown {
       }
       return stored;
     }
+    case 'stock':
+      return checkStock(value);
   }
+}
+
+/** Locations one item's stock may name (an organization has far fewer). */
+const MAX_STOCK_ENTRIES = 1000;
+
+/**
+ * `stock`: `{ "CODE": quantity, … }`, or the API's own `[{ "location", "quantity" }]` (so an
+ * exported item re-imports). Codes are checked for their form here and against the
+ * organization's locations by the store, which also checks the quantity against the sum.
+ */
+function checkStock(value: unknown): string | Rejected {
+  if (value === null) return new Rejected('stock cannot be null; use {} for no stock rows');
+  let entries: Array<[string, unknown]>;
+  if (Array.isArray(value)) {
+    entries = [];
+    for (const entry of value) {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+        return new Rejected('stock as an array holds objects { "location": CODE, "quantity": N }');
+      }
+      const { location, quantity } = entry as { location?: unknown; quantity?: unknown };
+      if (typeof location !== 'string') {
+        return new Rejected('each entry of stock needs "location", the location code (a string)');
+      }
+      entries.push([location, quantity]);
+    }
+  } else if (typeof value === 'object') {
+    entries = Object.entries(value);
+  } else {
+    return new Rejected(
+      `stock must be a JSON object such as {"WH-1": 12, "SHOP": 3}, got ${typeName(value)}`,
+    );
+  }
+  if (entries.length > MAX_STOCK_ENTRIES) {
+    return new Rejected(
+      `stock has ${entries.length} locations; the maximum is ${MAX_STOCK_ENTRIES}`,
+    );
+  }
+  const stock: Record<string, number> = {};
+  const seen = new Set<string>();
+  for (const [code, quantity] of entries) {
+    if (!isLocationCode(code)) {
+      return new Rejected(
+        `stock names ${shown(code)}, which is not a location code (1–32 characters of A-Z, a-z, 0-9, ".", "_", "-")`,
+      );
+    }
+    if (seen.has(code)) return new Rejected(`stock names the location ${code} twice`);
+    seen.add(code);
+    if (typeof quantity !== 'number' || !Number.isFinite(quantity)) {
+      return new Rejected(`stock.${code} must be a finite number, got ${shown(quantity)}`);
+    }
+    if (quantity < 0) return new Rejected(`stock.${code} cannot be negative, got ${quantity}`);
+    stock[code] = quantity;
+  }
+  return stockText(stock);
 }
 
 /** Strict decimal number: optional sign, digits with an optional fraction, optional exponent. */
@@ -196,13 +253,27 @@ function checkCsv(record: Extract<RawRecord, { kind: 'csv' }>): Checked {
       reason: `expected ${columns.length} fields (one per header column), found ${cells.length}`,
     };
   }
-  const values: Array<[ImportField, unknown]> = [];
+  const values: Array<[ImportField, unknown] | Rejected> = [];
+  // stock.CODE columns make one stock object: an empty cell means no row at that location.
+  let stock: Record<string, number> | undefined;
   for (let i = 0; i < columns.length; i++) {
-    const field = columns[i];
-    if (!field) continue;
-    const value = fromCell(field, cells[i] as string);
-    if (value !== undefined) values.push([field, value]);
+    const column = columns[i];
+    if (!column) continue;
+    const cell = cells[i] as string;
+    if (isStockColumn(column)) {
+      stock ??= {};
+      if (cell === '') continue;
+      if (NUMBER.test(cell)) stock[column.slice('stock.'.length)] = Number(cell);
+      else
+        values.push(
+          new Rejected(`${column} must be a number such as 12 or 12.5, got ${shown(cell)}`),
+        );
+      continue;
+    }
+    const value = fromCell(column, cell);
+    if (value !== undefined) values.push([column, value]);
   }
+  if (stock !== undefined) values.push(['stock', stock]);
   return collect(values);
 }
 

@@ -1,9 +1,9 @@
 import { type TSchema, Type } from 'typebox';
 import { PARAMS, type ParamName } from '../api/params.js';
-import { InventoryItem, Organization } from '../api/schemas.js';
+import { InventoryItem, Location, Organization } from '../api/schemas.js';
 
 /** The shared component schemas the API's bodies refer to by `$ref` (api/schemas.ts). */
-const COMPONENTS: Record<string, TSchema> = { InventoryItem, Organization };
+const COMPONENTS: Record<string, TSchema> = { InventoryItem, Location, Organization };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

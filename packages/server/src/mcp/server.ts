@@ -14,7 +14,7 @@ import type { McpTool, ToolContext } from './tool.js';
 import { TOOLS } from './tools/index.js';
 
 const INSTRUCTIONS =
-  'Read-only access to one organization’s inventory in Stockroom. Use search_items to find items (by text, status, SKU or barcode) and to go through many of them page by page with its cursor; get_item for the full details of one item by _id; get_organization for the organization the key belongs to. Nothing can be changed through this server.';
+  'Read-only access to one organization’s inventory in Stockroom. Use search_items to find items (by text, status, SKU or barcode) and to go through many of them page by page with its cursor; get_item for the full details of one item by _id; list_locations for the stock locations whose codes search_items takes as `location`; get_organization for the organization the key belongs to. Nothing can be changed through this server.';
 
 const BY_NAME = new Map<string, McpTool>(TOOLS.map((tool) => [tool.name, tool]));
 const LISTINGS = TOOLS.map((tool) => tool.listing);

@@ -25,6 +25,10 @@ export type Problem =
   | { code: 'MEMBERSHIP_NOT_FOUND'; user: User; organization: Organization }
   /** The key is revoked: it cannot be disabled, enabled or rotated. */
   | { code: 'KEY_REVOKED'; key: ApiKeyRecord; action: 'disabled' | 'enabled' | 'rotated' }
+  /** The organization already has a location with this code. */
+  | { code: 'LOCATION_EXISTS'; organization: Organization; location: string }
+  /** The organization has no location with this code. */
+  | { code: 'LOCATION_NOT_FOUND'; organization: Organization; location: string }
   /** The key was revoked (or deleted) while it was being rotated. */
   | { code: 'KEY_REVOKED_DURING_ROTATION'; id: string };
 

@@ -15,7 +15,11 @@ const LEGS = await engineAvailability('change feed migration');
 const VERSION = { sqlite: 7, postgres: 6 };
 /** What it created, undone, so the database is the one an older binary left. */
 const UNDO = {
-  sqlite: `DROP TABLE webhook_deliveries;
+  sqlite: `DROP TRIGGER items_stock_delete;
+    DROP TABLE item_stock;
+    DROP TABLE locations;
+    ALTER TABLE items DROP COLUMN stock;
+    DROP TABLE webhook_deliveries;
     DROP TABLE webhooks;
     ALTER TABLE items DROP COLUMN created_seq;
     DROP TABLE item_tombstones;
@@ -23,7 +27,10 @@ const UNDO = {
     DROP INDEX items_organization_barcode;
     ALTER TABLE items DROP COLUMN change_seq;
     ALTER TABLE organizations DROP COLUMN change_seq;`,
-  postgres: `DROP TABLE webhook_deliveries;
+  postgres: `DROP TABLE item_stock;
+    DROP TABLE locations;
+    ALTER TABLE items DROP COLUMN stock;
+    DROP TABLE webhook_deliveries;
     DROP TABLE webhooks;
     ALTER TABLE items DROP COLUMN created_seq;
     DROP TABLE item_tombstones;
@@ -114,6 +121,7 @@ for (const { engine, skip } of LEGS) {
       expect(await store.migrate()).toEqual([
         `${String(VERSION[engine.name]).padStart(4, '0')}_change_feed`,
         `${String(VERSION[engine.name] + 1).padStart(4, '0')}_webhooks`,
+        `${String(VERSION[engine.name] + 2).padStart(4, '0')}_locations`,
       ]);
 
       for (const [org, items] of [

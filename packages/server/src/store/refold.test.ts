@@ -19,7 +19,11 @@ const REFOLD_VERSION = { sqlite: 5, postgres: 4 };
  * adds its undo here.
  */
 const UNDO_LATER = {
-  sqlite: `DROP TABLE webhook_deliveries;
+  sqlite: `DROP TRIGGER items_stock_delete;
+    DROP TABLE item_stock;
+    DROP TABLE locations;
+    ALTER TABLE items DROP COLUMN stock;
+    DROP TABLE webhook_deliveries;
     DROP TABLE webhooks;
     ALTER TABLE items DROP COLUMN created_seq;
     DROP TABLE item_tombstones;
@@ -31,7 +35,10 @@ const UNDO_LATER = {
     DROP INDEX api_keys_previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash_expires_at;`,
-  postgres: `DROP TABLE webhook_deliveries;
+  postgres: `DROP TABLE item_stock;
+    DROP TABLE locations;
+    ALTER TABLE items DROP COLUMN stock;
+    DROP TABLE webhook_deliveries;
     DROP TABLE webhooks;
     ALTER TABLE items DROP COLUMN created_seq;
     DROP TABLE item_tombstones;
@@ -42,8 +49,18 @@ const UNDO_LATER = {
     ALTER TABLE api_keys DROP COLUMN previous_hash, DROP COLUMN previous_hash_expires_at;`,
 };
 const LATER_MIGRATIONS = {
-  sqlite: ['0006_key_rotation_and_audit_log', '0007_change_feed', '0008_webhooks'],
-  postgres: ['0005_key_rotation_and_audit_log', '0006_change_feed', '0007_webhooks'],
+  sqlite: [
+    '0006_key_rotation_and_audit_log',
+    '0007_change_feed',
+    '0008_webhooks',
+    '0009_locations',
+  ],
+  postgres: [
+    '0005_key_rotation_and_audit_log',
+    '0006_change_feed',
+    '0007_webhooks',
+    '0008_locations',
+  ],
 };
 
 for (const { engine, skip } of LEGS) {

@@ -547,6 +547,7 @@ for (const { engine, skip } of LEGS) {
           barcode: '4006381333931',
           status: 'Active',
           quantity: 2.5,
+          stock: '[]',
           customFields: '{"z":1,"a":{"nested":[1,"two",null]},"m":"ünïcode"}',
           createdAt: NOW,
           updatedAt: NOW,

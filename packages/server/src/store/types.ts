@@ -8,6 +8,7 @@ import type { AuditStore } from './contract/audit.js';
 import type { ChangeFeedStore } from './contract/change-feed.js';
 import type { ItemStore } from './contract/items.js';
 import type { KeyStore } from './contract/keys.js';
+import type { LocationStore } from './contract/locations.js';
 import type { OrganizationStore } from './contract/organizations.js';
 import type { WebhookStore } from './contract/webhooks.js';
 
@@ -15,6 +16,7 @@ export * from './contract/audit.js';
 export * from './contract/change-feed.js';
 export * from './contract/items.js';
 export * from './contract/keys.js';
+export * from './contract/locations.js';
 export * from './contract/organizations.js';
 export * from './contract/webhooks.js';
 
@@ -65,6 +67,7 @@ export interface Store
     OrganizationStore,
     KeyStore,
     ItemStore,
+    LocationStore,
     ChangeFeedStore,
     AuditStore {
   /** Webhooks and their deliveries (issue 8). */

@@ -50,6 +50,8 @@ export interface ItemsQuery {
   barcode?: string;
   /** The `ids` filter, each id once. */
   ids?: string[];
+  /** The `location` filter: a code, checked against the organization's locations. */
+  location?: string;
   /** Where the page starts: the decoded `cursor`, bound to these filters. */
   cursor: DecodedCursor | null;
   /** The filters the next page's cursor is bound to. */
@@ -66,6 +68,7 @@ function cursorFilters(query: RawItemsQuery): CursorFilters {
     sku: query.sku,
     barcode: query.barcode,
     ids: query.ids,
+    location: query.location,
     sync: query.updatedSince !== undefined,
     includeDeleted: query.includeDeleted === 'true',
   };
@@ -83,6 +86,7 @@ const PARAMETERS = [
   'sku',
   'barcode',
   'ids',
+  'location',
   'updatedSince',
   'includeDeleted',
 ] as const;
@@ -147,7 +151,14 @@ function readItemsQuery(
       );
     }
     // Which filters a cursor belongs to can only be judged against filters that are valid.
-    const bound = ['status', 'search', 'includeDeleted', 'updatedSince', ...EXACT_FILTERS] as const;
+    const bound = [
+      'status',
+      'search',
+      'location',
+      'includeDeleted',
+      'updatedSince',
+      ...EXACT_FILTERS,
+    ] as const;
     if (bound.every(usable) && !cursorMatches(cursor, filters)) {
       return problem(
         'cursor',
@@ -155,7 +166,7 @@ function readItemsQuery(
       );
     }
   }
-  const { organizationId, status, search, sku, barcode, ids } = query;
+  const { organizationId, status, search, sku, barcode, ids, location } = query;
   return {
     value: {
       ...(organizationId === undefined ? {} : { organizationId }),
@@ -169,6 +180,7 @@ function readItemsQuery(
       ...(sku === undefined ? {} : { sku }),
       ...(barcode === undefined ? {} : { barcode }),
       ...(ids === undefined ? {} : { ids: [...new Set(ids.split(','))] }),
+      ...(location === undefined ? {} : { location }),
       cursor,
       filters,
       sync,
@@ -225,7 +237,7 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
       schema: {
         summary: 'List inventory items',
         description:
-          'Items of the key’s organization in creation order (`_id` ascending), filtered by `search`, `status` or the exact `sku`, `barcode` and `ids`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. With `updatedSince`, an incremental sync instead: the items changed since then in change order, deletions too with `includeDeleted=true`, and `nextSince` to continue from next time. Every page carries a strong `ETag` (one per content encoding; `If-None-Match` answers 304) and is compressed with brotli or gzip when `Accept-Encoding` allows. Needs `inventory:view` and the `inventory` feature.',
+          'Items of the key’s organization in creation order (`_id` ascending), filtered by `search`, `status`, `location` or the exact `sku`, `barcode` and `ids`, narrowed by `fields`, one page at a time: pass `nextCursor` back as `cursor` until it is null. With `updatedSince`, an incremental sync instead: the items changed since then in change order, deletions too with `includeDeleted=true`, and `nextSince` to continue from next time. Every page carries a strong `ETag` (one per content encoding; `If-None-Match` answers 304) and is compressed with brotli or gzip when `Accept-Encoding` allows. Needs `inventory:view` and the `inventory` feature.',
         tags: ['Inventory'],
         security: SECURITY,
         querystring: itemsQuery.schema,
@@ -261,11 +273,21 @@ export type PageBytes = ReturnType<HashedBody['finish']>;
  * The page a read list query answers with, as the bytes of its JSON body: the route sends
  * them, the MCP tool search_items parses them (the same body for the same parameters).
  */
-export function itemsPage(
+export async function itemsPage(
   services: Services,
   organizationId: string,
   query: ItemsQuery,
 ): Promise<PageBytes> {
+  if (
+    query.location !== undefined &&
+    !(await services.store.findLocation(organizationId, query.location))
+  ) {
+    throw new ApiError(
+      'INVALID_PARAMETER',
+      `Unknown location ${quote(query.location)}: this organization has no location with that code (codes are case-sensitive); list them with GET /api/v1/inventory/locations.`,
+      { param: 'location' },
+    );
+  }
   const sync = query.sync;
   return sync === null
     ? buildPage(services, organizationId, query)
@@ -294,6 +316,7 @@ async function buildPage(
     ...(query.sku === undefined ? {} : { sku: query.sku }),
     ...(query.barcode === undefined ? {} : { barcode: query.barcode }),
     ...(query.ids === undefined ? {} : { ids: query.ids }),
+    ...(query.location === undefined ? {} : { location: query.location }),
     onPartialPage: (id) => {
       resumeAfter = id;
     },
@@ -354,6 +377,7 @@ async function buildSyncPage(
     afterSeq: cursor?.afterSeq ?? since.afterSeq,
     limit,
     ...(query.status === undefined ? {} : { status: query.status }),
+    ...(query.location === undefined ? {} : { location: query.location }),
     includeDeleted,
     onItem: (item) => {
       body.add(count > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));

@@ -2,6 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliActor } from '../../operations/audit.js';
+import { createLocation } from '../../operations/locations.js';
+import { stockText } from '../../store/items/stock.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { expectApiError, keyedRouteSecuritySuite } from '../../testing/security-suite.js';
 
@@ -55,6 +58,12 @@ describe('the MCP server at /mcp', () => {
     const org = await server.createOrganization({ name: 'Hardware Store' });
     orgId = org.id;
     key = (await server.createKey({ organizationId: orgId, rateLimit: null })).key;
+    for (const [code, name] of [
+      ['WH', 'Warehouse'],
+      ['SHOP', 'Shop floor'],
+    ] as const) {
+      await createLocation(server.store, cliActor(), org, { code, name });
+    }
     await server.createItems(orgId, [
       {
         name: 'Cordless drill',
@@ -62,8 +71,15 @@ describe('the MCP server at /mcp', () => {
         barcode: '4006381333931',
         status: 'Active',
         quantity: 14,
+        stock: stockText({ SHOP: 4, WH: 10 }),
       },
-      { name: 'Drill bits | set of 10', sku: 'DRL-2', status: 'Active', quantity: 2 },
+      {
+        name: 'Drill bits | set of 10',
+        sku: 'DRL-2',
+        status: 'Active',
+        quantity: 2,
+        stock: stockText({ SHOP: 0, WH: 2 }),
+      },
       { name: 'Hand saw', sku: 'SAW-1', status: 'Active', quantity: 0, description: 'Fine teeth' },
       { name: 'Old hammer', sku: 'HAM-1', status: 'Discontinued', quantity: 1 },
       {
@@ -101,6 +117,7 @@ describe('the MCP server at /mcp', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'get_organization',
+      'list_locations',
       'search_items',
       'get_item',
     ]);
@@ -110,6 +127,7 @@ describe('the MCP server at /mcp', () => {
       'status',
       'sku',
       'barcode',
+      'location',
       'limit',
       'cursor',
       'fields',
@@ -168,6 +186,32 @@ describe('the MCP server at /mcp', () => {
     expect(byBarcode.structuredContent).toEqual(
       await api('/api/v1/inventory/items?barcode=4006381333931&limit=100'),
     );
+  });
+
+  it('list_locations answers the body of GET /api/v1/inventory/locations, as a table', async () => {
+    const result = (await client.callTool({ name: 'list_locations' })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(await api('/api/v1/inventory/locations'));
+    expect(textOf(result)).toContain('| SHOP | Shop floor |');
+  });
+
+  it('search_items takes a location: the items in stock there, as the API answers', async () => {
+    const atShop = (await client.callTool({
+      name: 'search_items',
+      arguments: { location: 'SHOP', fields: 'sku,stock' },
+    })) as CallToolResult;
+    expect(atShop.structuredContent).toEqual(
+      await api('/api/v1/inventory/items?location=SHOP&fields=sku,stock&limit=20'),
+    );
+    expect(
+      (atShop.structuredContent as { data: { sku: string }[] }).data.map((item) => item.sku),
+    ).toEqual(['DRL-1']);
+    const unknown = (await client.callTool({
+      name: 'search_items',
+      arguments: { location: 'NOWHERE' },
+    })) as CallToolResult;
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('Error INVALID_PARAMETER (argument: location)');
   });
 
   it('get_item answers the body of GET /api/v1/inventory/item', async () => {

@@ -37,7 +37,10 @@ export const NAV_SECTIONS = [
     id: 'get-started',
     pages: ['introduction', 'quickstart', 'authentication', 'keys-and-limits', 'errors'],
   },
-  { id: 'api', pages: ['organization', 'inventory-items', 'inventory-item', 'api-reference'] },
+  {
+    id: 'api',
+    pages: ['organization', 'inventory-items', 'inventory-item', 'locations', 'api-reference'],
+  },
   { id: 'guides', pages: ['client-library', 'mcp', 'webhooks'] },
   { id: 'operate', pages: ['self-hosting', 'admin-api'] },
 ] as const satisfies ReadonlyArray<{ id: string; pages: readonly string[] }>;

@@ -12,7 +12,7 @@ export const MCP_MAX_LIMIT = 100;
 const LIMIT_HINT = `limit must be a whole number from 1 to ${MCP_MAX_LIMIT} (default ${MCP_DEFAULT_LIMIT})`;
 
 /** The item list's filters a tool call may use, in the order the tool lists them. */
-const FILTERS = ['search', 'status', 'sku', 'barcode'] as const;
+const FILTERS = ['search', 'status', 'sku', 'barcode', 'location'] as const;
 
 interface Page {
   data: Record<string, unknown>[];
@@ -25,7 +25,7 @@ interface Page {
 export const searchItems = defineTool({
   name: 'search_items',
   title: 'Search inventory items',
-  description: `Lists the organization's inventory items, oldest first, one page at a time, as a table (_id, name, sku, barcode, status, quantity unless \`fields\` names others). Filter with \`search\` (case-insensitive text in name, description, SKU and barcode), \`status\` (Draft, Active, Inactive or Discontinued), or the exact \`sku\` or \`barcode\` (an exact filter cannot be combined with \`search\`). Use it to find items, to answer questions over many items (for example which are low in stock: read the quantity column), or to get an item's _id for get_item. \`limit\` is the page size (default ${MCP_DEFAULT_LIMIT}, at most ${MCP_MAX_LIMIT}). When the answer has a nextCursor, more items match: call again with the same filters and \`cursor\` set to it; a short or empty page with a nextCursor is not the end. \`fields\` (comma-separated, e.g. "_id,name,quantity") keeps answers small.`,
+  description: `Lists the organization's inventory items, oldest first, one page at a time, as a table (_id, name, sku, barcode, status, quantity unless \`fields\` names others). Filter with \`search\` (case-insensitive text in name, description, SKU and barcode), \`status\` (Draft, Active, Inactive or Discontinued), or the exact \`sku\` or \`barcode\` (an exact filter cannot be combined with \`search\`); \`location\` (a code from list_locations) keeps the items with more than 0 in stock there, combinable with the others. Use it to find items, to answer questions over many items (for example which are low in stock: read the quantity column), or to get an item's _id for get_item. \`limit\` is the page size (default ${MCP_DEFAULT_LIMIT}, at most ${MCP_MAX_LIMIT}). When the answer has a nextCursor, more items match: call again with the same filters and \`cursor\` set to it; a short or empty page with a nextCursor is not the end. \`fields\` (comma-separated, e.g. "_id,name,quantity") keeps answers small.`,
   arguments: [...FILTERS, 'limit', 'cursor', 'fields'],
   own: {
     limit: {

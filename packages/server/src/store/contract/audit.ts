@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'webhook.enabled',
   'webhook.disabled',
   'webhook.deleted',
+  'location.created',
+  'location.removed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

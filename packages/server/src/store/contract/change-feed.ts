@@ -16,6 +16,8 @@ export interface ChangeQuery {
   limit: number;
   /** Only items with this status now (tombstones are never filtered). */
   status?: ItemStatus;
+  /** Only items with more than 0 now at the location of this code (tombstones are never filtered). */
+  location?: string;
   /** Whether tombstones of deleted items are read too. */
   includeDeleted: boolean;
   /**

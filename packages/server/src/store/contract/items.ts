@@ -13,6 +13,11 @@ export interface Item {
   barcode: string | null;
   status: ItemStatus;
   quantity: number;
+  /**
+   * The stock rows as stored JSON text, returned as is: `[{"location":CODE,"quantity":N}]`
+   * ordered by code, `[]` when the item has none (store/items/stock.ts).
+   */
+  stock: string;
   /** The stored JSON text of the object, returned as is. */
   customFields: string;
   createdAt: number;
@@ -27,6 +32,11 @@ export interface ItemFields {
   barcode?: string | null;
   status?: ItemStatus;
   quantity?: number;
+  /**
+   * The item's stock rows, replacing the stored ones, as canonical JSON text (stockText in
+   * store/items/stock.ts). With stock rows, quantity must be their sum (left out: it becomes it).
+   */
+  stock?: string;
   customFields?: string;
 }
 
@@ -54,6 +64,8 @@ export interface ItemQuery {
   sku?: string;
   /** Exact, case-sensitive match on the stored barcode (indexed). */
   barcode?: string;
+  /** Only items with more than 0 at the location of this code (indexed). */
+  location?: string;
   /** Only items with one of these ids (at most 100; unknown ids are simply absent). */
   ids?: readonly string[];
 }

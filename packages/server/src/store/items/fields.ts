@@ -11,6 +11,7 @@ export const WRITABLE_ITEM_FIELDS = [
   'barcode',
   'status',
   'quantity',
+  'stock',
   'customFields',
 ] as const satisfies readonly (keyof ItemFields)[];
 export type WritableItemField = (typeof WRITABLE_ITEM_FIELDS)[number];

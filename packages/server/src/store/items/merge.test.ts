@@ -11,6 +11,7 @@ const stored: Item = {
   barcode: null,
   status: 'Active',
   quantity: 3,
+  stock: '[]',
   customFields: '{}',
   createdAt: 1,
   updatedAt: 2,
@@ -46,6 +47,7 @@ describe('the upsert rules', () => {
         barcode: null,
         status: 'Draft',
         quantity: 0,
+        stock: '[]',
         customFields: '{}',
       },
     });

@@ -1,6 +1,7 @@
 import { unstorableReason } from '../storable.js';
 import type { Item, ItemFields } from '../types.js';
 import { WRITABLE_ITEM_FIELDS } from './fields.js';
+import { parseStock, stockProblem, stockSum } from './stock.js';
 
 /** The fields of a new item: the row's, with the defaults of what it leaves out. */
 export type NewItemContent = Pick<Item, (typeof WRITABLE_ITEM_FIELDS)[number]>;
@@ -25,10 +26,23 @@ export function upsertKey(row: ItemFields): string | undefined {
  * call left it). An update takes every field the row gives (`undefined` leaves it as stored),
  * never the sku, which is the lookup key; it stamps `updatedAt` with `now` only when a field
  * changed. A new item needs a name.
+ *
+ * Stock (items/stock.ts): a given `stock` replaces the stored rows; each code must be one of
+ * `locations` (the organization's codes) and each quantity finite and not negative. With stock
+ * rows the quantity is their sum: a row that leaves it out gets it, one that gives another
+ * number is refused (also when it gives only a quantity for an item that has stock rows).
  */
-export function planRowWrite(row: ItemFields, current: Item | undefined, now: number): RowWrite {
+export function planRowWrite(
+  row: ItemFields,
+  current: Item | undefined,
+  now: number,
+  locations: ReadonlySet<string> = new Set(),
+): RowWrite {
   const unstorable = unstorableReason(row);
   if (unstorable) return { error: unstorable };
+  const quantity = plannedQuantity(row, current, locations);
+  if (typeof quantity === 'object') return quantity;
+  if (quantity !== row.quantity) row = { ...row, quantity };
   if (current) {
     const next = { ...current };
     for (const field of WRITABLE_ITEM_FIELDS) {
@@ -51,7 +65,34 @@ export function planRowWrite(row: ItemFields, current: Item | undefined, now: nu
       barcode: row.barcode ?? null,
       status: row.status ?? 'Draft',
       quantity: row.quantity ?? 0,
+      stock: row.stock ?? '[]',
       customFields: row.customFields ?? '{}',
     },
   };
+}
+
+/** The quantity a row writes (see planRowWrite), or why the row is refused. */
+function plannedQuantity(
+  row: ItemFields,
+  current: Item | undefined,
+  locations: ReadonlySet<string>,
+): number | undefined | { error: string } {
+  if (row.stock === undefined) {
+    if (row.quantity === undefined || !current || current.stock === '[]') return row.quantity;
+    const sum = stockSum(parseStock(current.stock));
+    if (row.quantity === sum) return row.quantity;
+    return {
+      error: `quantity ${row.quantity} differs from the sum of the item's stock rows (${sum}); give stock with the quantities per location, or leave quantity out`,
+    };
+  }
+  const entries = parseStock(row.stock);
+  const problem = stockProblem(entries, locations);
+  if (problem) return { error: problem };
+  const sum = stockSum(entries);
+  if (row.quantity !== undefined && entries.length > 0 && row.quantity !== sum) {
+    return {
+      error: `quantity ${row.quantity} differs from the sum of stock (${sum}); an item with stock rows has their sum as its quantity: fix one of them, or leave quantity out`,
+    };
+  }
+  return row.quantity !== undefined && entries.length === 0 ? row.quantity : sum;
 }

@@ -13,6 +13,7 @@ const ITEM_FIELD_COLUMNS = [
   ['barcode', 'barcode'],
   ['status', 'status'],
   ['quantity', 'quantity'],
+  ['stock', 'stock'],
   ['customFields', 'custom_fields'],
   ['createdAt', 'created_at'],
   ['updatedAt', 'updated_at'],

@@ -35,6 +35,8 @@ interface Table {
     | 'memberships'
     | 'apiKeys'
     | 'items'
+    | 'locations'
+    | 'stock'
     | 'tombstones'
     | 'auditEvents'
     | 'webhooks'
@@ -219,7 +221,7 @@ const TABLES: Table[] = [
     name: 'items',
     label: 'items',
     select:
-      'organization_id, id, name, description, sku, barcode, status, quantity, custom_fields, created_at, updated_at, change_seq, created_seq',
+      'organization_id, id, name, description, sku, barcode, status, quantity, stock, custom_fields, created_at, updated_at, change_seq, created_seq',
     key: ['organization_id', 'id'],
     async write(client, rows) {
       const params = [
@@ -232,6 +234,7 @@ const TABLES: Table[] = [
         col(rows, 'status'),
         col(rows, 'quantity'),
         col(rows, 'custom_fields'),
+        col(rows, 'stock'),
         // Recomputed: PostgreSQL separates the fields of the search text differently.
         rows.map((row) =>
           postgresSearchText(
@@ -256,21 +259,59 @@ const TABLES: Table[] = [
       );
       await client.query(
         `INSERT INTO items (organization_id, id, name, description, sku, barcode, status, quantity,
-           custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
+           custom_fields, stock, search_text, created_at, updated_at, change_seq, created_seq)
          SELECT u.organization_id, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
-           u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq, u.created_seq
+           u.custom_fields::json, u.stock, u.search_text, u.created_at, u.updated_at, u.change_seq, u.created_seq
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-           $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[],
-           $14::bigint[])
+           $8::float8[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[],
+           $14::bigint[], $15::bigint[])
            AS u(organization_id, id, name, description, sku, barcode, status, quantity, custom_fields,
-             search_text, created_at, updated_at, change_seq, created_seq)
+             stock, search_text, created_at, updated_at, change_seq, created_seq)
          ON CONFLICT (organization_id, id) DO UPDATE SET name = EXCLUDED.name,
            description = EXCLUDED.description, sku = EXCLUDED.sku, barcode = EXCLUDED.barcode,
            status = EXCLUDED.status, quantity = EXCLUDED.quantity,
-           custom_fields = EXCLUDED.custom_fields, search_text = EXCLUDED.search_text,
+           custom_fields = EXCLUDED.custom_fields, stock = EXCLUDED.stock,
+           search_text = EXCLUDED.search_text,
            created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
            change_seq = EXCLUDED.change_seq, created_seq = EXCLUDED.created_seq`,
         params,
+      );
+    },
+  },
+  {
+    // Locations and the items' stock rows (issue 31), as they are.
+    name: 'locations',
+    label: 'locations',
+    select: 'organization_id, id, code, name, created_at',
+    key: ['organization_id', 'id'],
+    async write(client, rows) {
+      // A rerun after the source re-created a location under a known code: the old one goes.
+      await client.query(
+        `DELETE FROM locations t USING unnest($1::text[], $2::text[], $3::text[]) AS u(organization_id, id, code)
+         WHERE t.organization_id = u.organization_id AND t.code = u.code AND t.id <> u.id`,
+        ['organization_id', 'id', 'code'].map((name) => col(rows, name)),
+      );
+      await client.query(
+        `INSERT INTO locations (organization_id, id, code, name, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+         ON CONFLICT (organization_id, id) DO UPDATE SET code = EXCLUDED.code,
+           name = EXCLUDED.name, created_at = EXCLUDED.created_at`,
+        ['organization_id', 'id', 'code', 'name', 'created_at'].map((name) => col(rows, name)),
+      );
+    },
+  },
+  {
+    name: 'item_stock',
+    label: 'stock',
+    select: 'organization_id, item_id, location_code, quantity',
+    key: ['organization_id', 'item_id', 'location_code'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO item_stock (organization_id, item_id, location_code, quantity)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[])
+         ON CONFLICT (organization_id, item_id, location_code) DO UPDATE SET
+           quantity = EXCLUDED.quantity`,
+        ['organization_id', 'item_id', 'location_code', 'quantity'].map((name) => col(rows, name)),
       );
     },
   },
@@ -422,7 +463,9 @@ const DELETE_ORDER: Array<Table['label']> = [
   'webhooks',
   'auditEvents',
   'tombstones',
+  'stock',
   'items',
+  'locations',
   'apiKeys',
   'memberships',
   'users',

@@ -36,6 +36,7 @@ export function itemListStatement(
   query: ItemQuery,
   scanBudget = DEFAULT_SCAN_BUDGET,
 ): Statement | null {
+  if (query.location !== undefined) return locationListStatement(organizationId, query);
   const params: unknown[] = [organizationId];
   const where = ['organization_id = $1'];
   if (query.status !== undefined) {
@@ -205,6 +206,47 @@ export function itemListStatement(
   };
 }
 
+const ITEM_COLUMNS_I = ITEM_COLUMNS.split(', ')
+  .map((column) => `i.${column}`)
+  .join(', ');
+
+/**
+ * A page of `location=CODE`: the keyset walk of the location's rows with more than 0
+ * (item_stock_positive, in item id order), each item fetched through its primary key and
+ * filtered by the other parameters. A search beside it tests the page's candidates with LIKE.
+ */
+function locationListStatement(organizationId: string, query: ItemQuery): Statement | null {
+  const params: unknown[] = [organizationId, query.location];
+  const where = ['s.organization_id = $1', 's.location_code = $2', 's.quantity > 0'];
+  const itemWhere = ['i.organization_id = $1', 'i.id = s.item_id'];
+  const values = [query.location, query.sku, query.barcode, ...(query.ids ?? [])];
+  if (values.some((v) => v?.includes('\u0000'))) return null;
+  const add = (list: string[], condition: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    list.push(condition(`$${params.length}`));
+  };
+  if (query.afterId !== undefined) add(where, (p) => `s.item_id > ${p}`, query.afterId);
+  if (query.ids !== undefined) add(where, (p) => `s.item_id = ANY(${p}::text[])`, query.ids);
+  if (query.status !== undefined) add(itemWhere, (p) => `i.status = ${p}`, query.status);
+  if (query.sku !== undefined) add(itemWhere, (p) => `i.sku = ${p}`, query.sku);
+  if (query.barcode !== undefined) add(itemWhere, (p) => `i.barcode = ${p}`, query.barcode);
+  if (query.search !== undefined) {
+    if (unsearchable(query.search) || query.search.includes(FIELD_SEPARATOR)) return null;
+    add(itemWhere, (p) => `i.search_text LIKE ${p}`, containsPattern(query.search));
+  }
+  params.push(query.limit);
+  // The item of each stock row through the primary key, one at a time (LATERAL with a LIMIT,
+  // which PostgreSQL cannot flatten): planned as a join, it chose a merge join that walks the
+  // organization's items from their first id, whatever the cursor.
+  return {
+    sql: `SELECT item.* FROM item_stock s CROSS JOIN LATERAL (
+        SELECT ${ITEM_COLUMNS_I} FROM items i WHERE ${itemWhere.join(' AND ')} LIMIT 1
+      ) AS item
+      WHERE ${where.join(' AND ')} ORDER BY s.item_id LIMIT $${params.length}`,
+    params,
+  };
+}
+
 /**
  * Rows the quick path reads at most: a needle in at least 1 of 20 rows fills its page there,
  * and a rarer one pays this walk before the index (about 1 ms per 1,000 rows on the
@@ -240,9 +282,15 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
     params.push(query.status);
     status = ` AND status = $${params.length}`;
   }
+  let location = '';
+  if (query.location !== undefined) {
+    params.push(query.location);
+    location = ` AND EXISTS (SELECT 1 FROM item_stock s WHERE s.organization_id = $1
+      AND s.item_id = items.id AND s.location_code = $${params.length} AND s.quantity > 0)`;
+  }
   const tombstones = query.includeDeleted
     ? `UNION ALL (
-         SELECT organization_id, item_id, NULL, NULL, NULL, NULL, NULL, NULL::float8, NULL::json,
+         SELECT organization_id, item_id, NULL, NULL, NULL, NULL, NULL, NULL::float8, NULL::text, NULL::json,
            NULL::bigint, NULL::bigint, seq, NULL::bigint, deleted_at
          FROM item_tombstones WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3)`
     : '';
@@ -251,7 +299,7 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
       FROM organizations o
       LEFT JOIN (
         (SELECT ${ITEM_COLUMNS}, change_seq, created_seq, NULL::bigint AS deleted_at
-         FROM items WHERE organization_id = $1 AND change_seq > $2${status}
+         FROM items WHERE organization_id = $1 AND change_seq > $2${status}${location}
          ORDER BY change_seq LIMIT $3)
         ${tombstones}
       ) AS page ON true
@@ -261,7 +309,7 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
     // Without a status filter the change index serves every page, whatever the position; with
     // one, a rare status may be better served otherwise, so that page is planned every time.
     name:
-      query.status === undefined
+      query.status === undefined && query.location === undefined
         ? shapeName('change_page', { with_deleted: query.includeDeleted })
         : undefined,
   };

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { parseStock } from '../items/stock.js';
 import { type Row, toItem } from '../rows.js';
 import type { Item, ItemFields, ItemRef, ItemStore, ItemWriteOutcome } from '../types.js';
 import { takeChangeSeqs } from './changes.js';
@@ -31,13 +32,19 @@ export abstract class PostgresItemWrites extends PostgresItems implements ItemSt
           [organizationId],
         );
         const existing = await this.lockBySku(client, organizationId, rows);
-        const plan = planWrites(organizationId, rows, existing, now);
+        // The organization's location codes when a row gives stock (locations are removed
+        // under the same lock, so they stay until the commit).
+        const locations = rows.some((row) => row.stock !== undefined)
+          ? await locationCodes(client, organizationId)
+          : undefined;
+        const plan = planWrites(organizationId, rows, existing, now, locations);
         outcomes = plan.outcomes;
         const failed = outcomes.some((outcome) => typeof outcome === 'object');
         if (options.dryRun || (options.allOrNothing && failed)) throw new Rollback();
         const seqs = await takeChangeSeqs(client, organizationId, plan.changes, now);
         await writeItemRows(client, INSERT_ITEMS, organizationId, plan.inserts, seqs);
         await writeItemRows(client, UPDATE_ITEMS, organizationId, plan.updates, seqs);
+        await replaceStockRows(client, organizationId, plan.stockChanged);
       });
     } catch (error) {
       if (!(error instanceof Rollback)) throw error;
@@ -120,6 +127,7 @@ function itemColumns(items: Item[], seqs: Map<Item, number>) {
     items.map((item) => item.barcode),
     items.map((item) => item.status),
     items.map((item) => item.quantity),
+    items.map((item) => item.stock),
     items.map((item) => item.customFields),
     items.map((item) => postgresSearchText(item)),
     items.map((item) => item.createdAt),
@@ -129,18 +137,18 @@ function itemColumns(items: Item[], seqs: Map<Item, number>) {
 }
 
 const UNNEST_ITEMS = `unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-  $8::float8[], $9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[])
-  AS u(id, name, description, sku, barcode, status, quantity, custom_fields, search_text, created_at,
-    updated_at, change_seq)`;
+  $8::float8[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::bigint[])
+  AS u(id, name, description, sku, barcode, status, quantity, stock, custom_fields, search_text,
+    created_at, updated_at, change_seq)`;
 
 const INSERT_ITEMS = `INSERT INTO items (organization_id, id, name, description, sku, barcode,
-    status, quantity, custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
-  SELECT $1, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity,
+    status, quantity, stock, custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
+  SELECT $1, u.id, u.name, u.description, u.sku, u.barcode, u.status, u.quantity, u.stock,
     u.custom_fields::json, u.search_text, u.created_at, u.updated_at, u.change_seq, u.change_seq
   FROM ${UNNEST_ITEMS}`;
 
 const UPDATE_ITEMS = `UPDATE items i SET name = u.name, description = u.description, barcode = u.barcode,
-    status = u.status, quantity = u.quantity, custom_fields = u.custom_fields::json,
+    status = u.status, quantity = u.quantity, stock = u.stock, custom_fields = u.custom_fields::json,
     search_text = u.search_text, updated_at = u.updated_at, change_seq = u.change_seq
   FROM ${UNNEST_ITEMS}
   WHERE i.organization_id = $1 AND i.id = u.id`;
@@ -159,5 +167,44 @@ async function writeItemRows(
   for (let i = 0; i < items.length; i += WRITE_BATCH) {
     const batch = items.slice(i, i + WRITE_BATCH);
     await client.query(statement, [organizationId, ...itemColumns(batch, seqs)]);
+  }
+}
+
+/** The organization's location codes, read in the caller's transaction. */
+export async function locationCodes(
+  client: pg.PoolClient,
+  organizationId: string,
+): Promise<Set<string>> {
+  const result = await client.query('SELECT code FROM locations WHERE organization_id = $1', [
+    organizationId,
+  ]);
+  return new Set(result.rows.map((row: { code: string }) => row.code));
+}
+
+/** Makes the item_stock rows of these items those of their stock text, in batches. */
+async function replaceStockRows(client: pg.PoolClient, organizationId: string, items: Item[]) {
+  for (let i = 0; i < items.length; i += WRITE_BATCH) {
+    const batch = items.slice(i, i + WRITE_BATCH);
+    await client.query(
+      'DELETE FROM item_stock WHERE organization_id = $1 AND item_id = ANY($2::text[])',
+      [organizationId, batch.map((item) => item.id)],
+    );
+    const ids: string[] = [];
+    const codes: string[] = [];
+    const quantities: number[] = [];
+    for (const item of batch) {
+      for (const entry of parseStock(item.stock)) {
+        ids.push(item.id);
+        codes.push(entry.location);
+        quantities.push(entry.quantity);
+      }
+    }
+    if (ids.length === 0) continue;
+    await client.query(
+      `INSERT INTO item_stock (organization_id, item_id, location_code, quantity)
+       SELECT $1, u.item_id, u.location_code, u.quantity
+       FROM unnest($2::text[], $3::text[], $4::float8[]) AS u(item_id, location_code, quantity)`,
+      [organizationId, ids, codes, quantities],
+    );
   }
 }

@@ -350,6 +350,39 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
         WHERE state <> 'pending';
     `,
   },
+  {
+    // Stock per location (issue 31). An item's stock rows are kept as its `stock` column (the
+    // canonical JSON text the API returns as is, store/items/stock.ts) and as rows of
+    // item_stock: the partial index of its rows with more than 0 serves `location=CODE` pages
+    // in _id order (a keyset walk of the index, each item fetched by its primary key); the
+    // plain one finds a removed location's rows. A deleted item's rows go with it (cascade).
+    // A column with a constant default is added without rewriting the table.
+    version: 8,
+    name: 'locations',
+    sql: `
+      ALTER TABLE items ADD COLUMN stock text NOT NULL DEFAULT '[]';
+      CREATE TABLE locations (
+        organization_id text COLLATE "C" NOT NULL REFERENCES organizations (id),
+        id text COLLATE "C" NOT NULL,
+        code text COLLATE "C" NOT NULL,
+        name text NOT NULL,
+        created_at bigint NOT NULL,
+        PRIMARY KEY (organization_id, id),
+        UNIQUE (organization_id, code)
+      );
+      CREATE TABLE item_stock (
+        organization_id text COLLATE "C" NOT NULL,
+        item_id text COLLATE "C" NOT NULL,
+        location_code text COLLATE "C" NOT NULL,
+        quantity double precision NOT NULL,
+        PRIMARY KEY (organization_id, item_id, location_code),
+        FOREIGN KEY (organization_id, item_id) REFERENCES items (organization_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX item_stock_positive ON item_stock (organization_id, location_code, item_id)
+        WHERE quantity > 0;
+      CREATE INDEX item_stock_location ON item_stock (organization_id, location_code);
+    `,
+  },
 ];
 
 /** Serializes migrations of every process on one database (any schema). */

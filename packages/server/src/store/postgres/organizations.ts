@@ -8,13 +8,10 @@ import {
   type User,
 } from '../types.js';
 import { isUniqueViolation } from './errors.js';
-import { PostgresItemWrites } from './item-writes.js';
+import { PostgresLocations } from './locations.js';
 
 /** Organizations, users and memberships on PostgreSQL; deleting an organization with all it holds. */
-export abstract class PostgresOrganizations
-  extends PostgresItemWrites
-  implements OrganizationStore
-{
+export abstract class PostgresOrganizations extends PostgresLocations implements OrganizationStore {
   async createOrganization(input: {
     name: string;
     slug: string;
@@ -178,6 +175,7 @@ export abstract class PostgresOrganizations
       await client.query('DELETE FROM rate_limit_counters WHERE organization_id = $1', [id]);
       await client.query('DELETE FROM webhook_deliveries WHERE organization_id = $1', [id]);
       await client.query('DELETE FROM webhooks WHERE organization_id = $1', [id]);
+      await client.query('DELETE FROM locations WHERE organization_id = $1', [id]);
       await client.query('DELETE FROM organizations WHERE id = $1', [id]);
       return { items, apiKeys, memberships };
     });

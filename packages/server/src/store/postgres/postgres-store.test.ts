@@ -120,6 +120,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0005_key_rotation_and_audit_log',
         '0006_change_feed',
         '0007_webhooks',
+        '0008_locations',
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
@@ -137,7 +138,10 @@ describe.skipIf(skip)('PostgresStore', () => {
       await setup.migrate();
       // The database as the binary before the change feed left it.
       await setup.query(
-        `DROP TABLE webhook_deliveries;
+        `DROP TABLE item_stock;
+         DROP TABLE locations;
+         ALTER TABLE items DROP COLUMN stock;
+         DROP TABLE webhook_deliveries;
          DROP TABLE webhooks;
          ALTER TABLE items DROP COLUMN created_seq;
          DROP TABLE item_tombstones;
@@ -164,7 +168,7 @@ describe.skipIf(skip)('PostgresStore', () => {
       // ... for longer than either deadline of a request, then goes on.
       await holder.query('SELECT pg_sleep(1.5)');
       await holder.query('COMMIT');
-      expect(await migrating).toEqual(['0006_change_feed', '0007_webhooks']);
+      expect(await migrating).toEqual(['0006_change_feed', '0007_webhooks', '0008_locations']);
       // Requests keep their deadline.
       const release = await holdLocks(fresh.url, 'LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
       try {
@@ -187,7 +191,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 7\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 8\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');
@@ -215,6 +219,7 @@ describe.skipIf(skip)('PostgresStore', () => {
       },
       { table: 'api_keys', index: 'api_keys_pkey', first_column: 'organization_id' },
       { table: 'audit_events', index: 'audit_events_pkey', first_column: 'organization_id' },
+      { table: 'item_stock', index: 'item_stock_pkey', first_column: 'organization_id' },
       {
         table: 'item_tombstones',
         index: 'item_tombstones_pkey',
@@ -222,6 +227,12 @@ describe.skipIf(skip)('PostgresStore', () => {
       },
       { table: 'items', index: 'items_organization_sku', first_column: 'organization_id' },
       { table: 'items', index: 'items_pkey', first_column: 'organization_id' },
+      {
+        table: 'locations',
+        index: 'locations_organization_id_code_key',
+        first_column: 'organization_id',
+      },
+      { table: 'locations', index: 'locations_pkey', first_column: 'organization_id' },
       { table: 'memberships', index: 'memberships_pkey', first_column: 'organization_id' },
       // The exceptions: the small reference tables, keyed by their own ids, and facts about the
       // database itself (its migrations, where `db copy` filled it from).

@@ -13,6 +13,8 @@ export interface WritePlan {
    * change number of the write, and an item written by several rows keeps its last.
    */
   changes: Item[];
+  /** Written items whose stock rows changed (item_stock is rewritten for them). */
+  stockChanged: Item[];
 }
 
 /**
@@ -26,6 +28,7 @@ export function planWrites(
   rows: ItemFields[],
   existing: Map<string, Item>,
   now: number,
+  locations?: ReadonlySet<string>,
 ): WritePlan {
   const outcomes: ItemWriteOutcome[] = [];
   const bySku = new Map(existing);
@@ -33,10 +36,11 @@ export function planWrites(
   const changed = new Set<Item>();
   const inserts: Item[] = [];
   const changes: Item[] = [];
+  const stockChanged = new Set<Item>();
   for (const row of rows) {
     const sku = upsertKey(row);
     const current = sku === undefined ? undefined : bySku.get(sku);
-    const write = planRowWrite(row, current, now);
+    const write = planRowWrite(row, current, now, locations);
     if (write === 'unchanged' || 'error' in write) {
       outcomes.push(write);
       continue;
@@ -44,6 +48,7 @@ export function planWrites(
     if ('update' in write) {
       // Changed in place: a later row of the same sku sees what this one wrote.
       const stored = current as Item;
+      if (write.update.stock !== stored.stock) stockChanged.add(stored);
       Object.assign(stored, write.update);
       if (!created.has(stored)) changed.add(stored);
       changes.push(stored);
@@ -58,10 +63,11 @@ export function planWrites(
       updatedAt: now,
     };
     inserts.push(item);
+    if (item.stock !== '[]') stockChanged.add(item);
     created.add(item);
     if (item.sku !== null) bySku.set(item.sku, item);
     changes.push(item);
     outcomes.push('created');
   }
-  return { outcomes, inserts, updates: [...changed], changes };
+  return { outcomes, inserts, updates: [...changed], changes, stockChanged: [...stockChanged] };
 }

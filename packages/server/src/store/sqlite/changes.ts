@@ -7,6 +7,10 @@ import { ITEM_COLUMNS, toChangedItemFromRaw } from './item-rows.js';
 /** Tombstones deleted per statement by purgeTombstones. */
 const PURGE_BATCH = 10_000;
 
+/** The location filter of a change page: the item has more than 0 there now. */
+const STOCKED_AT = ` AND EXISTS (SELECT 1 FROM item_stock s WHERE s.organization_id = items.organization_id
+  AND s.item_id = items.id AND s.location_code = ? AND s.quantity > 0)`;
+
 /** The change feed on SQLite: the change clock of writes, and the feed's pages. */
 export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeedStore {
   /**
@@ -71,12 +75,13 @@ export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeed
         // Items one row at a time, each handed on before the next is read (see onItem).
         const rows = this.rawStmt(
           `SELECT ${ITEM_COLUMNS}, change_seq, created_seq FROM items
-           WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}
+           WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}${query.location === undefined ? '' : STOCKED_AT}
            ORDER BY change_seq LIMIT ?`,
         ).iterate(
           organizationId,
           query.afterSeq,
           ...(query.status === undefined ? [] : [query.status]),
+          ...(query.location === undefined ? [] : [query.location]),
           fetch,
         ) as IterableIterator<unknown[]>;
         const builder = new ChangePageBuilder(query);

@@ -529,6 +529,7 @@ describe('migration 2 (search index) on a database made by migration 1', () => {
           '0006_key_rotation_and_audit_log',
           '0007_change_feed',
           '0008_webhooks',
+          '0009_locations',
         ]);
         const first = await store.listItems('a'.repeat(24), { limit: 100 });
         expect(first.map((item) => item.sku)).toEqual(
@@ -631,6 +632,7 @@ describe('migration 4 (rowids in _id order) on a database whose rows are not', (
           '0006_key_rotation_and_audit_log',
           '0007_change_feed',
           '0008_webhooks',
+          '0009_locations',
         ]);
         const check = new Database(file);
         try {

@@ -1,5 +1,6 @@
 import { newIdAfter } from '../../ids.js';
 import { planRowWrite, upsertKey } from '../items/merge.js';
+import { parseStock } from '../items/stock.js';
 import { type Row, toItem } from '../rows.js';
 import { searchText } from '../search.js';
 import {
@@ -47,8 +48,8 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
       );
       const insert = this.stmt(
         `INSERT INTO items (seq, organization_id, id, name, description, sku, barcode, status,
-           quantity, custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           quantity, stock, custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       // New rows take the next rowids of the organization's range (migration 2), read once
       // per transaction. An unknown organization gets none and fails on its foreign key.
@@ -85,7 +86,7 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
       const update = (barcode: boolean, status: boolean) =>
         this.stmt(
           `UPDATE items SET name = ?, description = ?, ${barcode ? 'barcode = ?, ' : ''}${status ? 'status = ?, ' : ''}
-             quantity = ?, custom_fields = ?, search_text = ?, updated_at = ?, change_seq = ?
+             quantity = ?, stock = ?, custom_fields = ?, search_text = ?, updated_at = ?, change_seq = ?
            WHERE organization_id = ? AND id = ?`,
         );
       // Every created or updated row takes the organization's next change number (read once,
@@ -108,13 +109,23 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
       };
       // Rows this write leaves queued for the search index (a bulk load), once committed.
       let queuedNow = 0;
+      // The organization's location codes, read once when a row gives stock.
+      let codes: Set<string> | undefined;
       const transaction = this.db.transaction(() => {
         for (const row of rows) {
           const sku = upsertKey(row);
           const stored =
             sku === undefined ? undefined : (bySku.get(organizationId, sku) as Row | undefined);
           const current = stored ? toItem(stored) : undefined;
-          const write = planRowWrite(row, current, now);
+          if (row.stock !== undefined && codes === undefined) {
+            codes = this.locationCodes(organizationId);
+          }
+          const write = planRowWrite(
+            row,
+            current,
+            now,
+            row.stock === undefined ? undefined : codes,
+          );
           if (write === 'unchanged' || 'error' in write) {
             outcomes.push(write);
             continue;
@@ -129,6 +140,7 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
               ...(barcode ? [next.barcode] : []),
               ...(status ? [next.status] : []),
               next.quantity,
+              next.stock,
               next.customFields,
               searchText(next),
               now,
@@ -136,22 +148,26 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
               organizationId,
               next.id,
             );
+            if (next.stock !== current?.stock)
+              this.replaceStockRows(organizationId, next.id, next.stock);
             outcomes.push('updated');
             continue;
           }
           const item = write.create;
           // Its creation's number is also its first change's (webhooks tell created from updated).
           const createdSeq = changes.next();
+          const id = nextId();
           insert.run(
             allocateSeq(),
             organizationId,
-            nextId(),
+            id,
             item.name,
             item.description,
             item.sku,
             item.barcode,
             item.status,
             item.quantity,
+            item.stock,
             item.customFields,
             searchText(item),
             now,
@@ -159,6 +175,7 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
             createdSeq,
             createdSeq,
           );
+          if (item.stock !== '[]') this.replaceStockRows(organizationId, id, item.stock);
           outcomes.push('created');
         }
         const failed = outcomes.some((outcome) => typeof outcome === 'object');
@@ -177,6 +194,28 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
       }
       return outcomes;
     });
+  }
+
+  /** The organization's location codes, read in the caller's transaction. */
+  protected locationCodes(organizationId: string): Set<string> {
+    const rows = this.stmt('SELECT code FROM locations WHERE organization_id = ?').all(
+      organizationId,
+    ) as Array<{ code: string }>;
+    return new Set(rows.map((row) => row.code));
+  }
+
+  /** Makes an item's item_stock rows those of its stock text, in the caller's transaction. */
+  protected replaceStockRows(organizationId: string, itemId: string, stock: string): void {
+    this.stmt('DELETE FROM item_stock WHERE organization_id = ? AND item_id = ?').run(
+      organizationId,
+      itemId,
+    );
+    const insert = this.stmt(
+      'INSERT INTO item_stock (organization_id, item_id, location_code, quantity) VALUES (?, ?, ?, ?)',
+    );
+    for (const entry of parseStock(stock)) {
+      insert.run(organizationId, itemId, entry.location, entry.quantity);
+    }
   }
 
   async deleteItem(organizationId: string, by: ItemRef): Promise<boolean> {

@@ -55,7 +55,8 @@ export abstract class SqliteItems extends SqliteChangeFeed {
    * search that walks the organization is walked in slices too (searchWalk).
    */
   async *listItemSlices(organizationId: string, query: ItemQuery): AsyncGenerator<Item[]> {
-    if (query.search !== undefined && !hasExactFilter(query)) {
+    // With location=, the page walks that location's index instead (itemSlice).
+    if (query.search !== undefined && !hasExactFilter(query) && query.location === undefined) {
       const needle = query.search;
       const plan = await this.run(() => {
         // U+0000 separates the fields of search_text and is never stored in them.
@@ -142,38 +143,55 @@ export abstract class SqliteItems extends SqliteChangeFeed {
     afterId: string | undefined,
     limit: number,
   ): Item[] {
-    const where = ['organization_id = ?'];
+    const where = ['i.organization_id = ?'];
     const params: unknown[] = [organizationId];
+    // location=: the keyset walk of the location's positive rows (item_stock_positive), in
+    // item _id order, each item then read through (organization_id, id).
+    let from = 'items i';
+    let idColumn = 'i.id';
+    if (query.location !== undefined) {
+      // Named, and the stock rows as the outer loop (CROSS JOIN keeps SQLite's join order):
+      // planned without statistics, SQLite otherwise walks item_stock's primary key from the
+      // cursor and filters by location, a walk of the whole organization for a rare one. The
+      // `+` keeps the cursor's `s.item_id > ?` from being carried over to `i.id > ?`, which
+      // SQLite then preferred to the equality: a range scan of the items per stock row
+      // (220 ms instead of 1.2 ms for a page of 20,000 items).
+      from =
+        'item_stock s INDEXED BY item_stock_positive CROSS JOIN items i ON i.organization_id = s.organization_id AND i.id = +s.item_id';
+      where[0] = 's.organization_id = ? AND s.location_code = ? AND s.quantity > 0';
+      params.push(query.location);
+      idColumn = 's.item_id';
+    }
     if (query.status !== undefined) {
-      where.push('status = ?');
+      where.push('i.status = ?');
       params.push(query.status);
     }
     // Exact filters go through their indexes: (organization_id, sku) (unique), (organization_id,
     // barcode, id) and (organization_id, id); a search beside them only filters those few rows.
     if (query.sku !== undefined) {
-      where.push('sku = ?');
+      where.push('i.sku = ?');
       params.push(query.sku);
     }
     if (query.barcode !== undefined) {
-      where.push('barcode = ?');
+      where.push('i.barcode = ?');
       params.push(query.barcode);
     }
     if (query.ids !== undefined) {
       // One statement whatever the number of ids (a JSON array), not one per list length.
-      where.push('id IN (SELECT value FROM json_each(?))');
+      where.push('i.id IN (SELECT value FROM json_each(?))');
       params.push(JSON.stringify(query.ids));
     }
     if (query.search !== undefined) {
       if (unsearchable(query.search)) return [];
-      where.push('instr(search_text, ?) > 0');
+      where.push('instr(i.search_text, ?) > 0');
       params.push(query.search);
     }
     if (afterId !== undefined) {
-      where.push('id > ?');
+      where.push(`${idColumn} > ?`);
       params.push(afterId);
     }
     params.push(limit);
-    const sql = `SELECT ${ITEM_COLUMNS} FROM items WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`;
+    const sql = `SELECT ${ITEM_COLUMNS_I} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${idColumn} LIMIT ?`;
     return (this.rawStmt(sql).all(...params) as unknown[][]).map(toItemFromRaw);
   }
 

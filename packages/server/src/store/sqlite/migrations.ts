@@ -370,4 +370,38 @@ export const SQLITE_MIGRATIONS: Migration[] = [
         WHERE state <> 'pending';
     `,
   },
+  {
+    // Stock per location (issue 31). An item's stock rows are kept as its `stock` column (the
+    // canonical JSON text the API returns, store/items/stock.ts) and as rows of item_stock:
+    // the partial index of its rows with more than 0 serves `location=CODE` pages in _id order
+    // (a keyset walk of the index, each item fetched by (organization_id, id)); the plain one
+    // finds a removed location's rows. A deleted item's rows go with it (trigger).
+    version: 9,
+    name: 'locations',
+    sql: `
+      ALTER TABLE items ADD COLUMN stock TEXT NOT NULL DEFAULT '[]';
+      CREATE TABLE locations (
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        id TEXT NOT NULL,
+        code TEXT NOT NULL,
+        name TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (organization_id, id),
+        UNIQUE (organization_id, code)
+      );
+      CREATE TABLE item_stock (
+        organization_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        location_code TEXT NOT NULL,
+        quantity REAL NOT NULL,
+        PRIMARY KEY (organization_id, item_id, location_code)
+      ) WITHOUT ROWID;
+      CREATE INDEX item_stock_positive ON item_stock (organization_id, location_code, item_id)
+        WHERE quantity > 0;
+      CREATE INDEX item_stock_location ON item_stock (organization_id, location_code);
+      CREATE TRIGGER items_stock_delete AFTER DELETE ON items WHEN old.stock <> '[]' BEGIN
+        DELETE FROM item_stock WHERE organization_id = old.organization_id AND item_id = old.id;
+      END;
+    `,
+  },
 ];

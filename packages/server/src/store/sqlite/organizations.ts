@@ -7,10 +7,10 @@ import {
   StoreConflictError,
   type User,
 } from '../types.js';
-import { SqliteItemWrites } from './item-writes.js';
+import { SqliteLocations } from './locations.js';
 
 /** Organizations, users and memberships on SQLite; deleting an organization with all it holds. */
-export abstract class SqliteOrganizations extends SqliteItemWrites implements OrganizationStore {
+export abstract class SqliteOrganizations extends SqliteLocations implements OrganizationStore {
   async createOrganization(input: {
     name: string;
     slug: string;
@@ -156,7 +156,10 @@ export abstract class SqliteOrganizations extends SqliteItemWrites implements Or
             | { seq: number }
             | undefined;
           if (!organization) return;
+          // Stock rows first, in one statement: the items' delete trigger then finds none.
+          this.stmt('DELETE FROM item_stock WHERE organization_id = ?').run(id);
           const items = this.deleteOrganizationItems(id, organization.seq);
+          this.stmt('DELETE FROM locations WHERE organization_id = ?').run(id);
           this.stmt('DELETE FROM item_tombstones WHERE organization_id = ?').run(id);
           this.stmt('DELETE FROM webhook_deliveries WHERE organization_id = ?').run(id);
           this.stmt('DELETE FROM webhooks WHERE organization_id = ?').run(id);

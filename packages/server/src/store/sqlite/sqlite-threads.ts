@@ -116,6 +116,7 @@ const POINT_READS = new Set([
   'loadKeyContext',
   'getRemaining',
   'getItem',
+  'findLocation',
 ]);
 
 /** Every other read of the store (the rest are writes). */
@@ -129,6 +130,7 @@ const READS = new Set([
   'countItems',
   'listChanges',
   'listAuditEvents',
+  'listLocations',
 ]);
 const WEBHOOK_READS = new Set(['get', 'list', 'listDeliveries', 'listDue']);
 

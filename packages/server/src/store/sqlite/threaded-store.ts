@@ -12,6 +12,8 @@ import type {
   ItemWriteOutcome,
   KeyContext,
   KeySecret,
+  Location,
+  LocationRemoval,
   NewApiKey,
   NewAuditEvent,
   Organization,
@@ -282,6 +284,18 @@ export class ThreadedSqliteStore implements Store {
   }
 
   /** Items arrive CHUNK_ROWS a message, handed to onItem (or kept) as they come. */
+  createLocation(organizationId: string, input: { code: string; name: string }): Promise<Location> {
+    return this.call('createLocation', organizationId, input);
+  }
+  listLocations(organizationId: string): Promise<Location[]> {
+    return this.call('listLocations', organizationId);
+  }
+  findLocation(organizationId: string, code: string): Promise<Location | null> {
+    return this.call('findLocation', organizationId, code);
+  }
+  deleteLocation(organizationId: string, code: string): Promise<LocationRemoval | null> {
+    return this.call('deleteLocation', organizationId, code);
+  }
   async listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage> {
     const items: ChangedItem[] = [];
     const onItem = query.onItem;
