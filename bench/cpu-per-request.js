@@ -130,6 +130,10 @@ try {
   const cases = {
     'item detail': ids.map((id) => `/api/v1/inventory/item?itemId=${id}`),
     organization: ['/api/v1/organization'],
+    health: ['/api/v1/health'],
+    'list limit=50': ids
+      .slice(0, 100)
+      .map((id, i) => `/api/v1/inventory/items?limit=50${i % 2 ? '' : '&status=Active'}`),
   };
   console.log(`${postgres ? 'PostgreSQL' : 'SQLite'}: ${database.replace(/\/\/[^@]*@/, '//')}`);
   console.log('case          run  req/s  server µs/req  postgres µs/req');
