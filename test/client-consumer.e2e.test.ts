@@ -210,7 +210,7 @@ describe('the packed package in a fresh TypeScript project', () => {
     });
     const result = JSON.parse(stdout);
     expect(Object.keys(result.item)).toEqual(['name', 'sku']);
-    expect(result.fullKeys).toBe(11);
+    expect(result.fullKeys).toBe(12);
     expect(result.walked).toBe(await server.store.countItems(server.demo.organizationId));
     expect(result.notFound).toBe(true);
     expect(result.requestId).toBe('string');
