@@ -52,12 +52,12 @@ describe('stockroom completion, in real shells', () => {
   it('bash: completes commands, subcommands, options, choices and files', () => {
     sandbox.file('catalogue.csv', 'name\n');
     const cases: Array<[string[], string]> = [
-      [['stockroom', ''], 'serve migrate org user key items db backup audit webhook completion'],
+      [['stockroom', ''], 'serve migrate org user key items db backup audit webhook location completion'],
       [['stockroom', 'key', ''], 'create list disable enable revoke rotate'],
       [['stockroom', '--json', 'key', 're'], 'revoke'],
       [
         ['stockroom', '--database', 'key', ''],
-        'serve migrate org user key items db backup audit webhook completion',
+        'serve migrate org user key items db backup audit webhook location completion',
       ],
       [['stockroom', 'key', 'revoke', '--y'], '--yes'],
       [['stockroom', 'completion', ''], 'bash zsh fish'],
