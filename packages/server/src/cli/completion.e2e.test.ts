@@ -52,7 +52,10 @@ describe('stockroom completion, in real shells', () => {
   it('bash: completes commands, subcommands, options, choices and files', () => {
     sandbox.file('catalogue.csv', 'name\n');
     const cases: Array<[string[], string]> = [
-      [['stockroom', ''], 'serve migrate org user key items db backup audit webhook location completion'],
+      [
+        ['stockroom', ''],
+        'serve migrate org user key items db backup audit webhook location completion',
+      ],
       [['stockroom', 'key', ''], 'create list disable enable revoke rotate'],
       [['stockroom', '--json', 'key', 're'], 'revoke'],
       [
