@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// CPU time per request of the server, and of PostgreSQL when it serves the database, for
-// item detail, organization, health and a first page of 50 on the benchmark's big
-// organization. On two shared cores req/s moves with whatever else runs; CPU time per request (user + system, read from /proc
-// before and after, so the load generator does not count) moves much less, which makes it
-// the measure for an A/B of a change to one request's path. Run `npm run bench` once first
-// (it builds the database); this reuses it.
+// CPU time per request of the server, and of PostgreSQL when it serves the database, for item
+// detail, organization, health and a first page of 50 on the benchmark's big organization. On
+// two shared cores req/s moves with whatever else runs; CPU time per request (user + system,
+// read from /proc before and after, so the load generator does not count) moves much less,
+// which makes it the measure for an A/B of a change to one request's path. Run `npm run bench`
+// once first (it builds the database); this reuses it.
 //
 //   node bench/cpu-per-request.js                      the SQLite file of the benchmark
 //   node bench/cpu-per-request.js --database postgres://postgres@127.0.0.1:5432/stockroom_bench_1000000
