@@ -438,6 +438,7 @@ describe('stockroom key', () => {
       remaining: null,
       rateLimit: null,
       createdAt: Date.now(),
+      view: null,
     });
   }
 

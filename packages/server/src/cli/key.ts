@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { keyView, rateLimitText } from '../domain/key-view.js';
+import { describeKey, rateLimitText } from '../domain/key-state.js';
 import { formatRateLimit } from '../domain/rate-limit-spec.js';
 import { PERMISSIONS } from '../keys/permissions.js';
 import { cliActor } from '../operations/audit.js';
@@ -45,7 +45,7 @@ function describe(key: ApiKeyRecord): string {
 }
 
 function details(key: ApiKeyRecord, userEmail: string | null): string {
-  const view = keyView(key, userEmail);
+  const view = describeKey(key, userEmail);
   return fields([
     ['id', view.id],
     ['prefix', view.prefix],
@@ -88,7 +88,7 @@ function stateCommand(
       }
       return change(store, current);
     });
-    context.out.success(keyView(key), `${done} key ${describe(key)}`);
+    context.out.success(describeKey(key), `${done} key ${describe(key)}`);
   });
 }
 
@@ -158,7 +158,7 @@ export function registerKey(program: Command): void {
         });
         return { issued, email: user?.email ?? null, slug: organization.slug };
       });
-      const { id, ...rest } = keyView(issued.record, email);
+      const { id, ...rest } = describeKey(issued.record, email);
       context.out.success(
         { id, key: issued.key, ...rest },
         [
@@ -187,7 +187,7 @@ export function registerKey(program: Command): void {
       const keys = await withStore(context, async (store) =>
         listKeys(store, await lookupOrganization(store, opts.org)),
       );
-      const views = keys.map(({ key, userEmail }) => keyView(key, userEmail));
+      const views = keys.map(({ key, userEmail }) => describeKey(key, userEmail));
       const human =
         views.length === 0
           ? `No keys yet. Create one: stockroom key create --org ${opts.org}`
@@ -279,7 +279,7 @@ export function registerKey(program: Command): void {
         const rotated = await rotateKey(store, cliActor(), current, graceSeconds);
         return { rotated, email: await keyUserEmail(store, rotated.record) };
       });
-      const { id: keyId, ...rest } = keyView(rotated.record, email);
+      const { id: keyId, ...rest } = describeKey(rotated.record, email);
       const until = iso(rotated.record.previousHashExpiresAt);
       context.out.success(
         { id: keyId, key: rotated.key, ...rest },

@@ -1,5 +1,5 @@
 import { byCreation } from '../domain/creation-order.js';
-import { keyState } from '../domain/key-view.js';
+import { keyState } from '../domain/key-state.js';
 import { isId } from '../ids.js';
 import { displayPrefix, hashKey, isWellFormedKey } from '../keys/format.js';
 import type { ApiKeyRecord, Organization, Store, User } from '../store/types.js';

@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import type { ApiKeyRecord, KeyType, RateLimitPolicy, Store } from '../store/types.js';
+import type { ApiKeyRecord, KeyType, KeyView, RateLimitPolicy, Store } from '../store/types.js';
 import { generateKey } from './format.js';
 import { DEFAULT_PERMISSIONS, DEFAULT_RATE_LIMIT } from './permissions.js';
 
@@ -12,6 +12,8 @@ export interface IssueKeyInput {
   remaining?: number | null;
   /** `null` for no rate limit; omitted for the default 600 per 60 s. */
   rateLimit?: RateLimitPolicy | null;
+  /** What the key may see (domain/view.ts); omitted or null: everything. */
+  view?: KeyView | null;
 }
 
 export interface IssuedKey {
@@ -38,6 +40,7 @@ export async function issueKey(store: Store, input: IssueKeyInput): Promise<Issu
     remaining: input.remaining ?? null,
     rateLimit: input.rateLimit === undefined ? { ...DEFAULT_RATE_LIMIT } : input.rateLimit,
     createdAt: now,
+    view: input.view ?? null,
   });
   return { key: generated.key, record };
 }

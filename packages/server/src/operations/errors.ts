@@ -24,7 +24,11 @@ export type Problem =
   /** The user to remove is not a member. */
   | { code: 'MEMBERSHIP_NOT_FOUND'; user: User; organization: Organization }
   /** The key is revoked: it cannot be disabled, enabled or rotated. */
-  | { code: 'KEY_REVOKED'; key: ApiKeyRecord; action: 'disabled' | 'enabled' | 'rotated' }
+  | {
+      code: 'KEY_REVOKED';
+      key: ApiKeyRecord;
+      action: 'disabled' | 'enabled' | 'rotated' | 'updated';
+    }
   /** The organization already has a location with this code. */
   | { code: 'LOCATION_EXISTS'; organization: Organization; location: string }
   /** The organization has no location with this code. */

@@ -5,7 +5,14 @@ import {
   type RotatedKey,
   rotateKey as rotateSecret,
 } from '../keys/issue.js';
-import type { ApiKeyRecord, Organization, RateLimitPolicy, Store, User } from '../store/types.js';
+import type {
+  ApiKeyRecord,
+  KeyView,
+  Organization,
+  RateLimitPolicy,
+  Store,
+  User,
+} from '../store/types.js';
 import { iso } from '../time.js';
 import { type Actor, recordAudit } from './audit.js';
 import { OperationError } from './errors.js';
@@ -28,6 +35,8 @@ export interface NewKey {
   remaining: number | null;
   /** Absent: the default (600 per 60 s); null: no rate limit. */
   rateLimit?: RateLimitPolicy | null;
+  /** What the key may see (domain/view.ts makeView/parseView); absent or null: everything. */
+  view?: KeyView | null;
 }
 
 /** `--expires-in` (seconds from now) or `--expires-at` (epoch ms): when the key expires. */
@@ -51,6 +60,7 @@ export async function createKey(
       throw new OperationError({ code: 'NOT_A_MEMBER', user, organization });
     }
   }
+  if (input.view) await checkViewLocations(store, organization, input.view);
   const issued = await issueKey(store, {
     organizationId: organization.id,
     userId: user?.id ?? null,
@@ -59,6 +69,7 @@ export async function createKey(
     expiresAt: input.expiresAt,
     remaining: input.remaining,
     ...(input.rateLimit !== undefined && { rateLimit: input.rateLimit }),
+    ...(input.view !== undefined && { view: input.view }),
   });
   const { record } = issued;
   await recordAudit(store, actor, {
@@ -74,12 +85,63 @@ export async function createKey(
       expiresAt: iso(record.expiresAt),
       remaining: record.remaining,
       rateLimit: record.rateLimit,
+      view: record.view,
     },
   });
   return { issued, user };
 }
 
-function refuseRevoked(key: ApiKeyRecord, action: 'disabled' | 'enabled' | 'rotated'): void {
+/**
+ * A view may only name locations the organization has: a typo would otherwise hide every
+ * item from the key without a word.
+ */
+async function checkViewLocations(
+  store: Store,
+  organization: Organization,
+  view: KeyView,
+): Promise<void> {
+  for (const expression of view.where) {
+    if (!expression.startsWith('location=')) continue;
+    const code = expression.slice('location='.length);
+    if (!(await store.findLocation(organization.id, code))) {
+      throw new OperationError({ code: 'LOCATION_NOT_FOUND', organization, location: code });
+    }
+  }
+}
+
+/**
+ * Sets or clears a key's view (`key update`, the admin API's PATCH): it applies to the key's
+ * next requests on every process within the key cache's second. Recorded as `key.updated`
+ * with the view before and after; a view equal to the current one changes nothing and is
+ * refused as NOTHING_TO_UPDATE.
+ */
+export async function updateKeyView(
+  store: Store,
+  actor: Actor,
+  organization: Organization,
+  current: ApiKeyRecord,
+  view: KeyView | null,
+): Promise<ApiKeyRecord> {
+  refuseRevoked(current, 'updated');
+  if (JSON.stringify(view) === JSON.stringify(current.view)) {
+    throw new OperationError({ code: 'NOTHING_TO_UPDATE' });
+  }
+  if (view) await checkViewLocations(store, organization, view);
+  const changed = await store.setApiKeyView(current.id, view, Date.now());
+  if (!changed) throw new OperationError({ code: 'KEY_REVOKED', key: current, action: 'updated' });
+  await recordAudit(store, actor, {
+    organizationId: changed.organizationId,
+    action: 'key.updated',
+    target: changed.id,
+    details: { name: changed.name, prefix: changed.prefix, previousView: current.view, view },
+  });
+  return changed;
+}
+
+function refuseRevoked(
+  key: ApiKeyRecord,
+  action: 'disabled' | 'enabled' | 'rotated' | 'updated',
+): void {
   if (key.revokedAt !== null) throw new OperationError({ code: 'KEY_REVOKED', key, action });
 }
 

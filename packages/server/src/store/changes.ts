@@ -60,6 +60,16 @@ export class ChangePageBuilder {
 }
 
 /**
+ * With a key's scope and includeDeleted, which changed rows are outside the scope (read as a
+ * column of the row): each is offered as a tombstone at its change, dated when it changed or
+ * when the scope did, whichever is later (ChangeQuery.scope).
+ */
+export interface ScopeExits<R> {
+  left(row: R): boolean;
+  since: number;
+}
+
+/**
  * Offers an engine's item rows (read in change order, each made an item only when its turn
  * comes) and its tombstones (read before them) to the builder, merged by change number, until
  * the page is full. Stopping early closes the rows' iterator.
@@ -69,6 +79,7 @@ export function mergeChanges<R>(
   rows: Iterable<R>,
   toItem: (row: R) => ChangedItem,
   tombstones: readonly Tombstone[],
+  exits?: ScopeExits<R>,
 ): void {
   let t = 0;
   const tombstonesBefore = (seq: number): boolean => {
@@ -84,7 +95,16 @@ export function mergeChanges<R>(
   };
   for (const row of rows) {
     const item = toItem(row);
-    if (!tombstonesBefore(item.changeSeq) || !builder.addItem(item)) return;
+    if (!tombstonesBefore(item.changeSeq)) return;
+    const kept =
+      exits?.left(row) === true
+        ? builder.addTombstone({
+            id: item.id,
+            deletedAt: Math.max(item.updatedAt, exits.since),
+            seq: item.changeSeq,
+          })
+        : builder.addItem(item);
+    if (!kept) return;
   }
   tombstonesBefore(Number.POSITIVE_INFINITY);
 }

@@ -54,12 +54,14 @@ const LATER_MIGRATIONS = {
     '0007_change_feed',
     '0008_webhooks',
     '0009_locations',
+    '0010_key_views',
   ],
   postgres: [
     '0005_key_rotation_and_audit_log',
     '0006_change_feed',
     '0007_webhooks',
     '0008_locations',
+    '0009_key_views',
   ],
 };
 

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, KeyContext, NewApiKey, Organization, User } from './types.js';
+import type { ApiKeyRecord, KeyContext, KeyView, NewApiKey, Organization, User } from './types.js';
 
 export { toChangedItem, toItem } from './items/rows.js';
 
@@ -19,7 +19,7 @@ function flag(value: unknown): boolean {
 
 /** The key columns every key mapper reads, qualified with the alias `k`. */
 export const KEY_COLUMNS =
-  'k.organization_id, k.id, k.user_id, k.type, k.name, k.prefix, k.hash, k.permissions, k.expires_at, k.remaining, k.rate_limit_max, k.rate_limit_window, k.enabled, k.revoked_at, k.created_at, k.last_used_at, k.previous_hash, k.previous_hash_expires_at';
+  'k.organization_id, k.id, k.user_id, k.type, k.name, k.prefix, k.hash, k.permissions, k.expires_at, k.remaining, k.rate_limit_max, k.rate_limit_window, k.enabled, k.revoked_at, k.created_at, k.last_used_at, k.previous_hash, k.previous_hash_expires_at, k.view, k.view_updated_at';
 
 /**
  * The statement of loadKeyContext without its WHERE clause: the key, its organization (as
@@ -71,7 +71,15 @@ export function toKey(row: Row): ApiKeyRecord {
     lastUsedAt: (row.last_used_at as number | null) ?? null,
     previousHash: (row.previous_hash as string | null) ?? null,
     previousHashExpiresAt: (row.previous_hash_expires_at as number | null) ?? null,
+    view: viewOf(row.view),
+    viewUpdatedAt: (row.view_updated_at as number | null) ?? null,
   };
+}
+
+/** A stored view: JSON text (SQLite) or an already parsed json value (PostgreSQL). */
+function viewOf(stored: unknown): KeyView | null {
+  if (stored === null || stored === undefined) return null;
+  return (typeof stored === 'string' ? JSON.parse(stored) : stored) as KeyView;
 }
 
 /** A row of KEY_CONTEXT_SELECT. */
@@ -91,7 +99,7 @@ export function toKeyContext(row: Row): KeyContext {
 
 /** The columns a new key is written with, in the order of newKeyValues (`enabled` aside). */
 export const NEW_KEY_COLUMNS =
-  'organization_id, id, user_id, type, name, prefix, hash, permissions, expires_at, remaining, rate_limit_max, rate_limit_window, created_at';
+  'organization_id, id, user_id, type, name, prefix, hash, permissions, expires_at, remaining, rate_limit_max, rate_limit_window, created_at, view, view_updated_at';
 
 /** A new key's values, in the order of NEW_KEY_COLUMNS; `permissions` as the engine stores lists. */
 export function newKeyValues(key: NewApiKey, permissions: unknown): unknown[] {
@@ -109,6 +117,8 @@ export function newKeyValues(key: NewApiKey, permissions: unknown): unknown[] {
     key.rateLimit?.max ?? null,
     key.rateLimit?.windowSeconds ?? null,
     key.createdAt,
+    key.view === null ? null : JSON.stringify(key.view),
+    key.view === null ? null : key.createdAt,
   ];
 }
 
@@ -121,5 +131,6 @@ export function newKeyRecord(key: NewApiKey): ApiKeyRecord {
     lastUsedAt: null,
     previousHash: null,
     previousHashExpiresAt: null,
+    viewUpdatedAt: key.view === null ? null : key.createdAt,
   };
 }

@@ -195,6 +195,7 @@ function newKey(organizationId: string, input: Partial<NewApiKey> = {}): NewApiK
     remaining: null,
     rateLimit: { max: 600, windowSeconds: 60 },
     createdAt: Date.now(),
+    view: null,
     ...input,
   };
 }
@@ -367,6 +368,7 @@ for (const { engine, skip } of LEGS) {
           lastUsedAt: null,
           previousHash: null,
           previousHashExpiresAt: null,
+          viewUpdatedAt: null,
         });
         expect(await store.getApiKey(input.id)).toEqual(record);
         const context = await store.loadKeyContext(input.hash);

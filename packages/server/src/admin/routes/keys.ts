@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { parseExpiresIn, parseFutureDate, parseGrace } from '../../domain/key-limits.js';
-import { keyView } from '../../domain/key-view.js';
+import { describeKey } from '../../domain/key-state.js';
 import { parseRateLimit } from '../../domain/rate-limit-spec.js';
 import { textParser } from '../../domain/text.js';
 import { PERMISSIONS } from '../../keys/permissions.js';
@@ -56,7 +56,7 @@ function permissionNames(values: string[]): string[] {
 
 /** The key as the CLI shows it, with its user's email (user keys). */
 async function shown(services: Services, key: ApiKeyRecord) {
-  return keyView(key, await keyUserEmail(services.store, key));
+  return describeKey(key, await keyUserEmail(services.store, key));
 }
 
 export default function keyRoutes(app: FastifyInstance, services: Services) {
@@ -80,7 +80,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
     async (request) => {
       const { org } = request.params;
       const keys = await listKeys(store, await findOrganization(store, org));
-      return { data: keys.map(({ key, userEmail }) => keyView(key, userEmail)) };
+      return { data: keys.map(({ key, userEmail }) => describeKey(key, userEmail)) };
     },
   );
 
@@ -145,7 +145,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
         remaining: body.remaining ?? null,
         ...(rateLimit !== undefined && { rateLimit: rateLimit === 'none' ? null : rateLimit }),
       });
-      const { id, ...rest } = keyView(issued.record, user?.email ?? null);
+      const { id, ...rest } = describeKey(issued.record, user?.email ?? null);
       reply
         .code(201)
         .header('location', `/admin/v1/organizations/${organization.id}/keys/${id}`)

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'key.enabled',
   'key.revoked',
   'key.rotated',
+  'key.updated',
   'items.imported',
   'items.deleted',
   'webhook.created',

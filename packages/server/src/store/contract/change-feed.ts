@@ -1,4 +1,4 @@
-import type { Item, ItemStatus } from './items.js';
+import type { Item, ItemScope, ItemStatus } from './items.js';
 
 /** The change feed: items and tombstones of an organization in change order. */
 
@@ -20,6 +20,14 @@ export interface ChangeQuery {
   location?: string;
   /** Whether tombstones of deleted items are read too. */
   includeDeleted: boolean;
+  /**
+   * The key's view. Items outside it are not offered; with includeDeleted, a changed item
+   * outside it is offered as a tombstone instead (it left the view, or was never in it: the
+   * reader drops it either way), dated `max(updatedAt, scopeSince)`.
+   */
+  scope?: ItemScope;
+  /** When the scope last changed (epoch ms): no view exit is dated before it. */
+  scopeSince?: number;
   /**
    * When given, each item of the page is handed to it as it is read, in change order, and the
    * page's `items` stays empty: the caller can turn each into bytes at once, so a large page's

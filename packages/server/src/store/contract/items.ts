@@ -45,6 +45,26 @@ export type ItemRef = { id: string } | { sku: string };
 
 export type ItemWriteOutcome = 'created' | 'updated' | 'unchanged' | { error: string };
 
+/** The searchable fields (store/search.ts searchText), in the order search_text holds them. */
+export const SEARCH_FIELDS = ['name', 'description', 'sku', 'barcode'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/**
+ * The rows one key may see (its view's filters, domain/view.ts), applied inside every item
+ * query of the store: lists, search, lookups, detail and the change feed. Every member that
+ * is present must hold.
+ */
+export interface ItemScope {
+  /** Only items with one of these statuses. */
+  statuses?: readonly ItemStatus[];
+  /** Only items with more than 0 at each of these location codes. */
+  locations?: readonly string[];
+  /** Only items whose custom field NAME (top level) is the string VALUE. */
+  customFields?: readonly { name: string; value: string }[];
+  /** The fields `search` may match (absent: all four); the others are hidden from the key. */
+  searchFields?: readonly SearchField[];
+}
+
 export interface ItemQuery {
   limit: number;
   /** Keyset position: only items with a greater id. */
@@ -68,6 +88,8 @@ export interface ItemQuery {
   location?: string;
   /** Only items with one of these ids (at most 100; unknown ids are simply absent). */
   ids?: readonly string[];
+  /** The key's view: items outside it are not there. */
+  scope?: ItemScope;
 }
 
 /** Items of an organization: pages, search, lookups and writes. */
@@ -79,7 +101,8 @@ export interface ItemStore {
    * slice into bytes as it comes).
    */
   listItemSlices(organizationId: string, query: ItemQuery): AsyncIterable<Item[]>;
-  getItem(organizationId: string, id: string): Promise<Item | null>;
+  /** One item by id; null when there is none (or, with a scope, it is outside it). */
+  getItem(organizationId: string, id: string, scope?: ItemScope): Promise<Item | null>;
   countItems(organizationId: string): Promise<number>;
   /**
    * Called after a bulk write (an import) that created or changed `changedItems` items, so that

@@ -9,6 +9,16 @@ export interface RateLimitPolicy {
   windowSeconds: number;
 }
 
+/**
+ * What one key may see (EXTENSIONS.md, "Key views"), as its operator wrote it, canonical
+ * (domain/view.ts): `where` expressions that must all hold, fields hidden, a quantity cap.
+ */
+export interface KeyView {
+  where: string[];
+  hideFields: string[];
+  quantityCap: number | null;
+}
+
 export interface ApiKeyRecord {
   id: string;
   organizationId: string;
@@ -34,11 +44,20 @@ export interface ApiKeyRecord {
    */
   previousHash: string | null;
   previousHashExpiresAt: number | null;
+  /** What the key may see; null: every item, every field. */
+  view: KeyView | null;
+  /** When the view was last set or cleared (epoch ms); null if it never had one. */
+  viewUpdatedAt: number | null;
 }
 
 export type NewApiKey = Omit<
   ApiKeyRecord,
-  'enabled' | 'revokedAt' | 'lastUsedAt' | 'previousHash' | 'previousHashExpiresAt'
+  | 'enabled'
+  | 'revokedAt'
+  | 'lastUsedAt'
+  | 'previousHash'
+  | 'previousHashExpiresAt'
+  | 'viewUpdatedAt'
 >;
 
 /** A new secret for an existing key (rotation). */
@@ -87,6 +106,11 @@ export interface KeyStore {
     secret: KeySecret,
     previousValidUntil: number | null,
   ): Promise<ApiKeyRecord | null>;
+  /**
+   * Sets (or, with null, clears) a key's view, stamping viewUpdatedAt with `at`. Null when the
+   * key does not exist or is revoked.
+   */
+  setApiKeyView(id: string, view: KeyView | null, at: number): Promise<ApiKeyRecord | null>;
   /** Batched last-use tracking: keyId → epoch ms. */
   recordKeyUse(uses: Map<string, number>): Promise<void>;
 }

@@ -19,14 +19,23 @@ export abstract class PostgresChangeFeed extends PostgresAudit implements Change
       for (const row of rows) {
         organizationSeq ??= row.organization_seq as number;
         if (row.change_seq === null) continue;
-        const kept =
-          row.deleted_at === null
-            ? builder.addItem(toChangedItem(row))
-            : builder.addTombstone({
-                id: row.id as string,
-                deletedAt: row.deleted_at as number,
-                seq: row.change_seq as number,
-              });
+        let kept: boolean;
+        if (row.deleted_at !== null) {
+          kept = builder.addTombstone({
+            id: row.id as string,
+            deletedAt: row.deleted_at as number,
+            seq: row.change_seq as number,
+          });
+        } else if (row.in_scope === false) {
+          // A changed item outside the key's scope: one of its deletions (ChangeQuery.scope).
+          kept = builder.addTombstone({
+            id: row.id as string,
+            deletedAt: Math.max(row.updated_at as number, query.scopeSince ?? 0),
+            seq: row.change_seq as number,
+          });
+        } else {
+          kept = builder.addItem(toChangedItem(row));
+        }
         if (!kept) return false;
       }
       return true;

@@ -1,6 +1,8 @@
+import { filtersRows, foldScope } from '../item-scope.js';
 import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
 import { unsearchable } from '../storable.js';
 import type { ChangeQuery, ItemQuery } from '../types.js';
+import { scopeConditions, searchFieldsCondition } from './item-scope.js';
 import { ITEM_COLUMNS } from './rows.js';
 import { containsPattern, FIELD_SEPARATOR } from './search-text.js';
 
@@ -33,9 +35,12 @@ function shapeName(prefix: string, filters: Record<string, boolean>): string {
  */
 export function itemListStatement(
   organizationId: string,
-  query: ItemQuery,
+  asked: ItemQuery,
   scanBudget = DEFAULT_SCAN_BUDGET,
 ): Statement | null {
+  // The key's scope: a status or location of it served by their indexes, the rest tested.
+  const query = foldScope(asked);
+  if (query === null) return null;
   if (query.location !== undefined) return locationListStatement(organizationId, query);
   const params: unknown[] = [organizationId];
   const where = ['organization_id = $1'];
@@ -47,6 +52,7 @@ export function itemListStatement(
     params.push(query.afterId);
     where.push(`id > $${params.length}`);
   }
+  where.push(...scopeConditions(query.scope, 'items', params));
   // Exact filters go through their indexes: items_organization_sku (unique),
   // items_organization_barcode (organization_id, barcode, id) and the primary key. A search
   // beside them only filters those few rows, so it needs none of the plans below.
@@ -70,7 +76,7 @@ export function itemListStatement(
   // An exact lookup is served by its index whatever the values; a page that only filters by
   // status, or searches, is planned for its values (a rare status or needle plans otherwise).
   const exactName =
-    exact && query.search === undefined
+    exact && query.search === undefined && !filtersRows(query.scope)
       ? shapeName('item_lookup', {
           status: query.status !== undefined,
           after: query.afterId !== undefined,
@@ -82,7 +88,7 @@ export function itemListStatement(
   if (exact && query.search !== undefined) {
     if (unsearchable(query.search) || query.search.includes(FIELD_SEPARATOR)) return null;
     params.push(containsPattern(query.search));
-    where.push(`search_text LIKE $${params.length}`);
+    where.push(matchCondition(query, 'search_text', `$${params.length}`));
   }
   if (query.ids !== undefined) {
     // The ids first, each through the primary key, then the few rows found sorted. Planned as
@@ -112,6 +118,7 @@ export function itemListStatement(
   const filters = where.join(' AND ');
   params.push(containsPattern(query.search));
   const pattern = `$${params.length}`;
+  const match = matchCondition(query, 'search_text', pattern);
   params.push(query.limit);
   const limit = `$${params.length}`;
   if (isShortNeedle(query.search)) {
@@ -126,7 +133,7 @@ export function itemListStatement(
       sql: `WITH walk AS MATERIALIZED (
           SELECT id, search_text FROM items WHERE ${filters} ORDER BY id LIMIT ${budget}
         ), page AS MATERIALIZED (
-          SELECT id FROM walk WHERE search_text LIKE ${pattern} ORDER BY id LIMIT ${limit}
+          SELECT id FROM walk WHERE ${match} ORDER BY id LIMIT ${limit}
         ), walk_end AS (
           SELECT CASE WHEN count(*) = ${budget} THEN max(id) END AS walk_end FROM walk
         )
@@ -179,13 +186,13 @@ export function itemListStatement(
         SELECT CASE
           WHEN (SELECT count(*) FROM (
                   SELECT 1 FROM (SELECT search_text FROM probe LIMIT ${sample}) AS first_rows
-                  WHERE search_text LIKE ${pattern} LIMIT 2) AS hits) >= 2 THEN false
+                  WHERE ${match} LIMIT 2) AS hits) >= 2 THEN false
           ELSE (SELECT count(*) FROM (SELECT 1 FROM probe LIMIT ${sample}) AS first_rows) = ${sample}
         END AS rare
       ), quick AS MATERIALIZED (
-        SELECT id FROM probe WHERE search_text LIKE ${pattern} LIMIT ${limit}
+        SELECT id FROM probe WHERE ${match} LIMIT ${limit}
       ), slow AS MATERIALIZED (
-        SELECT id FROM items WHERE ${filters} AND search_text LIKE ${pattern}
+        SELECT id FROM items WHERE ${filters} AND ${match}
       ), page AS (
         SELECT id FROM quick
         WHERE CASE WHEN (SELECT rare FROM verdict) THEN false
@@ -204,6 +211,12 @@ export function itemListStatement(
       ORDER BY item.id`,
     params,
   };
+}
+
+/** A search's LIKE on `searchText`, limited to the fields the key's scope lets it match. */
+function matchCondition(query: ItemQuery, searchText: string, pattern: string): string {
+  const visible = searchFieldsCondition(query.scope, searchText, pattern);
+  return `${searchText} LIKE ${pattern}${visible === null ? '' : ` AND ${visible}`}`;
 }
 
 const ITEM_COLUMNS_I = ITEM_COLUMNS.split(', ')
@@ -232,8 +245,9 @@ function locationListStatement(organizationId: string, query: ItemQuery): Statem
   if (query.barcode !== undefined) add(itemWhere, (p) => `i.barcode = ${p}`, query.barcode);
   if (query.search !== undefined) {
     if (unsearchable(query.search) || query.search.includes(FIELD_SEPARATOR)) return null;
-    add(itemWhere, (p) => `i.search_text LIKE ${p}`, containsPattern(query.search));
+    add(itemWhere, (p) => matchCondition(query, 'i.search_text', p), containsPattern(query.search));
   }
+  itemWhere.push(...scopeConditions(query.scope, 'i', params));
   params.push(query.limit);
   // The item of each stock row through the primary key, one at a time (LATERAL with a LIMIT,
   // which PostgreSQL cannot flatten): planned as a join, it chose a merge join that walks the
@@ -288,18 +302,24 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
     location = ` AND EXISTS (SELECT 1 FROM item_stock s WHERE s.organization_id = $1
       AND s.item_id = items.id AND s.location_code = $${params.length} AND s.quantity > 0)`;
   }
+  // The key's scope: rows outside it are left out, or, when deletions are listed, read with
+  // `in_scope` false, which makes them the key's deletions (store/changes.ts).
+  const exits = query.includeDeleted && filtersRows(query.scope);
+  const scope = scopeConditions(query.scope, 'items', params);
+  const inScope = exits ? `, (${['true', ...scope].join(' AND ')}) AS in_scope` : '';
+  const scopeWhere = exits ? '' : scope.map((condition) => ` AND ${condition}`).join('');
   const tombstones = query.includeDeleted
     ? `UNION ALL (
          SELECT organization_id, item_id, NULL, NULL, NULL, NULL, NULL, NULL::float8, NULL::text, NULL::json,
-           NULL::bigint, NULL::bigint, seq, NULL::bigint, deleted_at
+           NULL::bigint, NULL::bigint, seq, NULL::bigint, deleted_at${exits ? ', NULL::boolean' : ''}
          FROM item_tombstones WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3)`
     : '';
   return {
     sql: `SELECT o.change_seq AS organization_seq, page.*
       FROM organizations o
       LEFT JOIN (
-        (SELECT ${ITEM_COLUMNS}, change_seq, created_seq, NULL::bigint AS deleted_at
-         FROM items WHERE organization_id = $1 AND change_seq > $2${status}${location}
+        (SELECT ${ITEM_COLUMNS}, change_seq, created_seq, NULL::bigint AS deleted_at${inScope}
+         FROM items WHERE organization_id = $1 AND change_seq > $2${status}${location}${scopeWhere}
          ORDER BY change_seq LIMIT $3)
         ${tombstones}
       ) AS page ON true
@@ -309,7 +329,7 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
     // Without a status filter the change index serves every page, whatever the position; with
     // one, a rare status may be better served otherwise, so that page is planned every time.
     name:
-      query.status === undefined && query.location === undefined
+      query.status === undefined && query.location === undefined && scope.length === 0
         ? shapeName('change_page', { with_deleted: query.includeDeleted })
         : undefined,
   };

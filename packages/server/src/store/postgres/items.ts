@@ -1,9 +1,11 @@
+import { filtersRows } from '../item-scope.js';
 import { type Row, toItem } from '../rows.js';
 import { inTurns } from '../turns.js';
-import type { Item, ItemQuery } from '../types.js';
+import type { Item, ItemQuery, ItemScope } from '../types.js';
 import { PostgresChangeFeed } from './changes.js';
 import { LIST_SLICE_ROWS } from './cursor.js';
 import { itemListStatement } from './item-query.js';
+import { scopeConditions } from './item-scope.js';
 import { prepared } from './prepared.js';
 import { statementOf } from './queries.js';
 import { ITEM_COLUMNS } from './rows.js';
@@ -54,8 +56,17 @@ export abstract class PostgresItems extends PostgresChangeFeed {
     return found;
   }
 
-  async getItem(organizationId: string, id: string): Promise<Item | null> {
-    const [row] = await this.rows(ITEM_BY_ID, [organizationId, id]);
+  async getItem(organizationId: string, id: string, scope?: ItemScope): Promise<Item | null> {
+    if (scope === undefined || !filtersRows(scope)) {
+      const [row] = await this.rows(ITEM_BY_ID, [organizationId, id]);
+      return row ? toItem(row) : null;
+    }
+    const params: unknown[] = [organizationId, id];
+    const inScope = scopeConditions(scope, 'items', params);
+    const [row] = await this.rows(
+      `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = $1 AND id = $2 AND ${inScope.join(' AND ')}`,
+      params,
+    );
     return row ? toItem(row) : null;
   }
 

@@ -7,7 +7,14 @@ import {
   toKey,
   toKeyContext,
 } from '../rows.js';
-import type { ApiKeyRecord, KeyContext, KeySecret, KeyStore, NewApiKey } from '../types.js';
+import type {
+  ApiKeyRecord,
+  KeyContext,
+  KeySecret,
+  KeyStore,
+  KeyView,
+  NewApiKey,
+} from '../types.js';
 import { PostgresConnection } from './connection.js';
 import { prepared } from './prepared.js';
 
@@ -46,7 +53,7 @@ export abstract class PostgresKeys extends PostgresConnection implements KeyStor
   async createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
     await this.rows(
       `INSERT INTO api_keys (${NEW_KEY_COLUMNS}, enabled)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, true)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, true)`,
       newKeyValues(key, key.permissions),
     );
     return newKeyRecord(key);
@@ -79,6 +86,15 @@ export abstract class PostgresKeys extends PostgresConnection implements KeyStor
       Date.now(),
     ]);
     return this.getApiKey(id);
+  }
+
+  async setApiKeyView(id: string, view: KeyView | null, at: number): Promise<ApiKeyRecord | null> {
+    const [row] = await this.rows(
+      `UPDATE api_keys k SET view = $2, view_updated_at = $3
+       WHERE k.id = $1 AND k.revoked_at IS NULL RETURNING ${KEY_COLUMNS}`,
+      [id, view === null ? null : JSON.stringify(view), at],
+    );
+    return row ? toKey(row) : null;
   }
 
   async rotateApiKey(

@@ -383,6 +383,16 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
       CREATE INDEX item_stock_location ON item_stock (organization_id, location_code);
     `,
   },
+  {
+    // Key views (issue 32): what one key may see (domain/view.ts), and when it was last set
+    // or cleared (a sync from before then starts over, api/sync.ts).
+    version: 9,
+    name: 'key_views',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN view jsonb;
+      ALTER TABLE api_keys ADD COLUMN view_updated_at bigint;
+    `,
+  },
 ];
 
 /** Serializes migrations of every process on one database (any schema). */

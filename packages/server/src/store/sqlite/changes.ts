@@ -1,8 +1,10 @@
 import { ChangePageBuilder, mergeChanges } from '../changes.js';
+import { filtersRows } from '../item-scope.js';
 import type { Row } from '../rows.js';
 import type { ChangeFeedStore, ChangePage, ChangeQuery } from '../types.js';
 import { SqliteAudit } from './audit.js';
 import { ITEM_COLUMNS, toChangedItemFromRaw } from './item-rows.js';
+import { scopeSql } from './item-scope.js';
 
 /** Tombstones deleted per statement by purgeTombstones. */
 const PURGE_BATCH = 10_000;
@@ -72,20 +74,34 @@ export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeed
               seq: row.seq as number,
             }))
           : [];
+        // The key's scope: rows outside it are left out, or, when deletions are listed, read
+        // with a flag that turns them into the key's deletions (a last column, `in_scope`).
+        const scope = scopeSql(query.scope, 'items');
+        const exits = query.includeDeleted && filtersRows(query.scope);
         // Items one row at a time, each handed on before the next is read (see onItem).
         const rows = this.rawStmt(
-          `SELECT ${ITEM_COLUMNS}, change_seq, created_seq FROM items
-           WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}${query.location === undefined ? '' : STOCKED_AT}
+          `SELECT ${ITEM_COLUMNS}, change_seq, created_seq${exits ? `, (1${scope.sql}) AS in_scope` : ''} FROM items
+           WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}${query.location === undefined ? '' : STOCKED_AT}${exits ? '' : scope.sql}
            ORDER BY change_seq LIMIT ?`,
         ).iterate(
+          ...(exits ? scope.params : []),
           organizationId,
           query.afterSeq,
           ...(query.status === undefined ? [] : [query.status]),
           ...(query.location === undefined ? [] : [query.location]),
+          ...(exits ? [] : scope.params),
           fetch,
         ) as IterableIterator<unknown[]>;
         const builder = new ChangePageBuilder(query);
-        mergeChanges(builder, rows, toChangedItemFromRaw, tombstones);
+        mergeChanges(
+          builder,
+          rows,
+          toChangedItemFromRaw,
+          tombstones,
+          exits
+            ? { left: (row) => row[row.length - 1] === 0, since: query.scopeSince ?? 0 }
+            : undefined,
+        );
         return builder.finish(organization.change_seq);
       })(),
     );

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StoreUnavailableError } from '../types.js';
 import Database, { type SqliteDatabase, type SqliteStatement } from './driver.js';
+import { VISIBLE_MATCH, visibleMatch } from './item-scope.js';
 import type { SearchLimits } from './item-search.js';
 
 /**
@@ -88,6 +89,10 @@ export abstract class SqliteConnection {
     // to memory too in this mode: migrate() builds its indexes with files instead.)
     this.db.pragma(`temp_store = ${TEMP_STORE}`);
     if (this.reader) this.db.pragma('query_only = ON');
+    // Search under a key view that hides some of the searchable fields (item-scope.ts).
+    this.db.function(VISIBLE_MATCH, { deterministic: true }, (text, needle, mask) =>
+      visibleMatch(String(text), String(needle), String(mask)),
+    );
   }
 
   /** Rows this store queued for the search index since it last indexed the queue. */

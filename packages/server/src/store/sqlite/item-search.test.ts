@@ -530,6 +530,7 @@ describe('migration 2 (search index) on a database made by migration 1', () => {
           '0007_change_feed',
           '0008_webhooks',
           '0009_locations',
+          '0010_key_views',
         ]);
         const first = await store.listItems('a'.repeat(24), { limit: 100 });
         expect(first.map((item) => item.sku)).toEqual(
@@ -633,6 +634,7 @@ describe('migration 4 (rowids in _id order) on a database whose rows are not', (
           '0007_change_feed',
           '0008_webhooks',
           '0009_locations',
+          '0010_key_views',
         ]);
         const check = new Database(file);
         try {

@@ -1,6 +1,7 @@
 import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
 import type { ItemQuery } from '../types.js';
 import type { SqliteStatement } from './driver.js';
+import { scopeSql, searchFieldsSql } from './item-scope.js';
 
 /**
  * Item search on SQLite: a substring match of the folded needle in `items.search_text`
@@ -231,7 +232,10 @@ export class CommonNeedles {
   }
 }
 
-/** Filters on `items` beyond the search itself, as SQL and parameters. */
+/**
+ * Filters on `items` beyond the search itself, as SQL and parameters: the status, the cursor
+ * and the key's scope (including which fields the needle may match).
+ */
 function filters(alias: string, query: ItemQuery): { sql: string; params: unknown[] } {
   let sql = '';
   const params: unknown[] = [];
@@ -243,7 +247,15 @@ function filters(alias: string, query: ItemQuery): { sql: string; params: unknow
     sql += ` AND ${alias}.id > ?`;
     params.push(query.afterId);
   }
-  return { sql, params };
+  const residual = scopeFilters(alias, query);
+  return { sql: sql + residual.sql, params: [...params, ...residual.params] };
+}
+
+/** The key's scope on a search's rows: its row filters, and the fields the needle may match. */
+function scopeFilters(alias: string, query: ItemQuery): { sql: string; params: unknown[] } {
+  const rows = scopeSql(query.scope, alias);
+  const visible = searchFieldsSql(query.scope, alias, query.search ?? '');
+  return { sql: rows.sql + visible.sql, params: [...rows.params, ...visible.params] };
 }
 
 /**
@@ -392,8 +404,9 @@ function phraseAfter(
   query: ItemQuery,
   want: number,
 ): Row[] {
-  const status = query.status === undefined ? '' : ' AND i.status = ?';
-  const statusParams = query.status === undefined ? [] : [query.status];
+  const scope = scopeFilters('i', query);
+  const status = (query.status === undefined ? '' : ' AND i.status = ?') + scope.sql;
+  const statusParams = [...(query.status === undefined ? [] : [query.status]), ...scope.params];
   const indexed = db
     .stmt(
       `SELECT ${columns}, i.seq FROM items_search f CROSS JOIN items i ON i.seq = f.rowid
@@ -451,29 +464,32 @@ export function walkSlice(
     .stmt(walkSliceSql(columns, { ...filtered, bounded: false }).end)
     .pluck()
     .get(...params, examine - 1) as string | undefined;
+  const scope = scopeFilters('i', { ...query, search: needle });
   const rows = db
-    .stmt(walkSliceSql(columns, { ...filtered, bounded: end !== undefined }).rows)
-    .all(...params, ...(end === undefined ? [] : [end]), needle, want) as Row[];
+    .stmt(walkSliceSql(columns, { ...filtered, bounded: end !== undefined }, scope.sql).rows)
+    .all(...params, ...(end === undefined ? [] : [end]), needle, ...scope.params, want) as Row[];
   return { rows: inIdOrder(rows), lastExamined: end ?? null };
 }
 
 /**
  * The two statements of a walk slice (exported for the plan tests). Parameters: organization,
  * status if filtered, the `_id` after which it starts if any; then `end`: the offset of the
- * slice's last row; `rows`: that row's `_id` if bounded, the needle, the limit.
+ * slice's last row; `rows`: that row's `_id` if bounded, the needle, the parameters of
+ * `scope` (the key's scope on `i`, tested on the rows examined), the limit.
  */
 export function walkSliceSql(
   columns: string,
   shape: { status: boolean; after: boolean; bounded: boolean },
+  scope = '',
 ): { end: string; rows: string } {
-  const scope = `organization_id = ?${shape.status ? ' AND status = ?' : ''}${shape.after ? ' AND id > ?' : ''}`;
+  const where = `organization_id = ?${shape.status ? ' AND status = ?' : ''}${shape.after ? ' AND id > ?' : ''}`;
   // Left to choose, the planner reads a status filter's rows through (organization_id, id),
   // testing every status on the way.
   const index = shape.status ? ' INDEXED BY items_organization_status' : '';
   return {
-    end: `SELECT id FROM items WHERE ${scope} ORDER BY id LIMIT 1 OFFSET ?`,
+    end: `SELECT id FROM items WHERE ${where} ORDER BY id LIMIT 1 OFFSET ?`,
     rows: `SELECT ${columns} FROM items i${index}
-       WHERE ${scope}${shape.bounded ? ' AND id <= ?' : ''} AND instr(search_text, ?) > 0
+       WHERE ${where}${shape.bounded ? ' AND id <= ?' : ''} AND instr(search_text, ?) > 0${scope}
        ORDER BY id LIMIT ?`,
   };
 }

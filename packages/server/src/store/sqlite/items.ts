@@ -1,10 +1,12 @@
+import { foldScope } from '../item-scope.js';
 import type { Row } from '../rows.js';
 import { unsearchable } from '../storable.js';
 import { collectSlices, nextTurn } from '../turns.js';
-import type { Item, ItemQuery } from '../types.js';
+import type { Item, ItemQuery, ItemScope } from '../types.js';
 import { SqliteChangeFeed } from './changes.js';
 import type { SqliteStoreOptions } from './connection.js';
 import { ITEM_COLUMNS, ITEM_COLUMNS_I, toItemFromRaw } from './item-rows.js';
+import { scopeSql, searchFieldsSql } from './item-scope.js';
 import {
   CommonNeedles,
   DEFAULT_SEARCH_LIMITS,
@@ -54,7 +56,10 @@ export abstract class SqliteItems extends SqliteChangeFeed {
    * id. A search page read by an index plan (item-search.ts), bounded by it, is one slice; a
    * search that walks the organization is walked in slices too (searchWalk).
    */
-  async *listItemSlices(organizationId: string, query: ItemQuery): AsyncGenerator<Item[]> {
+  async *listItemSlices(organizationId: string, asked: ItemQuery): AsyncGenerator<Item[]> {
+    // The key's scope: a status or location of it served by their indexes, the rest tested.
+    const query = foldScope(asked);
+    if (query === null) return;
     // With location=, the page walks that location's index instead (itemSlice).
     if (query.search !== undefined && !hasExactFilter(query) && query.location === undefined) {
       const needle = query.search;
@@ -183,8 +188,14 @@ export abstract class SqliteItems extends SqliteChangeFeed {
     }
     if (query.search !== undefined) {
       if (unsearchable(query.search)) return [];
-      where.push('instr(i.search_text, ?) > 0');
-      params.push(query.search);
+      const visible = searchFieldsSql(query.scope, 'i', query.search);
+      where.push(`instr(i.search_text, ?) > 0${visible.sql}`);
+      params.push(query.search, ...visible.params);
+    }
+    const scope = scopeSql(query.scope, 'i');
+    if (scope.sql !== '') {
+      where.push(scope.sql.slice(' AND '.length));
+      params.push(...scope.params);
     }
     if (afterId !== undefined) {
       where.push(`${idColumn} > ?`);
@@ -195,11 +206,12 @@ export abstract class SqliteItems extends SqliteChangeFeed {
     return (this.rawStmt(sql).all(...params) as unknown[][]).map(toItemFromRaw);
   }
 
-  async getItem(organizationId: string, id: string): Promise<Item | null> {
+  async getItem(organizationId: string, id: string, scope?: ItemScope): Promise<Item | null> {
     return this.run(() => {
+      const inScope = scopeSql(scope, 'i');
       const row = this.rawStmt(
-        `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = ? AND id = ?`,
-      ).get(organizationId, id) as unknown[] | undefined;
+        `SELECT ${ITEM_COLUMNS} FROM items i WHERE organization_id = ? AND id = ?${inScope.sql}`,
+      ).get(organizationId, id, ...inScope.params) as unknown[] | undefined;
       return row ? toItemFromRaw(row) : null;
     });
   }

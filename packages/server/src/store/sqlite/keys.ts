@@ -8,7 +8,14 @@ import {
   toKey,
   toKeyContext,
 } from '../rows.js';
-import type { ApiKeyRecord, KeyContext, KeySecret, KeyStore, NewApiKey } from '../types.js';
+import type {
+  ApiKeyRecord,
+  KeyContext,
+  KeySecret,
+  KeyStore,
+  KeyView,
+  NewApiKey,
+} from '../types.js';
 import { SqliteConnection } from './connection.js';
 
 /** API keys on SQLite: records, authentication's lookup, quotas and last use. */
@@ -17,7 +24,7 @@ export abstract class SqliteKeys extends SqliteConnection implements KeyStore {
     return this.run(() => {
       this.stmt(
         `INSERT INTO api_keys (${NEW_KEY_COLUMNS}, enabled)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
       ).run(...newKeyValues(key, JSON.stringify(key.permissions)));
       return newKeyRecord(key);
     });
@@ -58,6 +65,15 @@ export abstract class SqliteKeys extends SqliteConnection implements KeyStore {
         id,
       );
       return this.keyById(id);
+    });
+  }
+
+  async setApiKeyView(id: string, view: KeyView | null, at: number): Promise<ApiKeyRecord | null> {
+    return this.run(() => {
+      const changed = this.stmt(
+        'UPDATE api_keys SET view = ?, view_updated_at = ? WHERE id = ? AND revoked_at IS NULL',
+      ).run(view === null ? null : JSON.stringify(view), at, id).changes;
+      return changed > 0 ? this.keyById(id) : null;
     });
   }
 

@@ -404,4 +404,14 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    // Key views (issue 32): what one key may see, as JSON text (domain/view.ts), and when it
+    // was last set or cleared (a sync from before then starts over, api/sync.ts).
+    version: 10,
+    name: 'key_views',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN view TEXT;
+      ALTER TABLE api_keys ADD COLUMN view_updated_at INTEGER;
+    `,
+  },
 ];

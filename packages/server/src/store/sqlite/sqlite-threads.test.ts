@@ -161,6 +161,7 @@ describe('the thread-backed SQLite store', () => {
       remaining: 10,
       rateLimit: null,
       createdAt: Date.now(),
+      view: null,
     });
     const other = new Database(handle?.url ?? '');
     other.exec('BEGIN IMMEDIATE');

@@ -9,9 +9,11 @@ import type {
   ItemFields,
   ItemQuery,
   ItemRef,
+  ItemScope,
   ItemWriteOutcome,
   KeyContext,
   KeySecret,
+  KeyView,
   Location,
   LocationRemoval,
   NewApiKey,
@@ -201,6 +203,9 @@ export class ThreadedSqliteStore implements Store {
   getRemaining(keyId: string): Promise<number | null> {
     return this.call('getRemaining', keyId);
   }
+  setApiKeyView(id: string, view: KeyView | null, at: number): Promise<ApiKeyRecord | null> {
+    return this.call('setApiKeyView', id, view, at);
+  }
   rotateApiKey(
     id: string,
     secret: KeySecret,
@@ -259,8 +264,8 @@ export class ThreadedSqliteStore implements Store {
     }
   }
 
-  getItem(organizationId: string, id: string): Promise<Item | null> {
-    return this.call('getItem', organizationId, id);
+  getItem(organizationId: string, id: string, scope?: ItemScope): Promise<Item | null> {
+    return this.call('getItem', organizationId, id, scope);
   }
   countItems(organizationId: string): Promise<number> {
     return this.call('countItems', organizationId);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../store/types.js';
-import { keyState, keyView, rateLimitText } from './key-view.js';
+import { describeKey, keyState, rateLimitText } from './key-state.js';
 
 const NOW = Date.UTC(2026, 10, 28);
 
@@ -23,11 +23,13 @@ function key(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
     lastUsedAt: null,
     previousHash: null,
     previousHashExpiresAt: null,
+    view: null,
+    viewUpdatedAt: null,
     ...overrides,
   };
 }
 
-describe('key views', () => {
+describe('key state', () => {
   it('gives one state, in the order the API checks them', () => {
     expect(keyState(key(), NOW)).toBe('active');
     expect(keyState(key({ remaining: 0 }), NOW)).toBe('exhausted');
@@ -37,7 +39,7 @@ describe('key views', () => {
   });
 
   it('shows everything but the hashes, with times in ISO form', () => {
-    const view = keyView(key({ previousHash: 'e'.repeat(64) }), 'ana@example.com');
+    const view = describeKey(key({ previousHash: 'e'.repeat(64) }), 'ana@example.com');
     expect(view).toEqual({
       id: '6740a1f2c3d4e5f6a7b8c9d0',
       prefix: 'sr_org_a1B2',
@@ -62,10 +64,10 @@ describe('key views', () => {
 
   it('says until when a previous secret still works, only while it does', () => {
     const later = Date.now() + 60_000;
-    expect(keyView(key({ previousHashExpiresAt: later })).previousSecretValidUntil).toBe(
+    expect(describeKey(key({ previousHashExpiresAt: later })).previousSecretValidUntil).toBe(
       new Date(later).toISOString(),
     );
-    expect(keyView(key({ previousHashExpiresAt: NOW })).previousSecretValidUntil).toBeNull();
+    expect(describeKey(key({ previousHashExpiresAt: NOW })).previousSecretValidUntil).toBeNull();
   });
 
   it('writes the rate limit as MAX/DURATION', () => {

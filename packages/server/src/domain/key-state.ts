@@ -17,7 +17,7 @@ export function keyState(key: ApiKeyRecord, now = Date.now()): KeyState {
  * What an operator is shown of a key, by the CLI and the admin API alike: everything but the
  * hash (and the secret, which is never stored).
  */
-export function keyView(key: ApiKeyRecord, userEmail: string | null = null) {
+export function describeKey(key: ApiKeyRecord, userEmail: string | null = null) {
   return {
     id: key.id,
     prefix: key.prefix,
