@@ -48,26 +48,41 @@ export function encodeCursor(afterId: string, filters: CursorFilters): string {
   );
 }
 
-export function encodeSyncCursor(afterSeq: number, filters: CursorFilters): string {
+/**
+ * `viewVersion`: the version of the key view the sync walk applied from its first page,
+ * carried to its last page's nextSince (api/sync.ts).
+ */
+export function encodeSyncCursor(
+  afterSeq: number,
+  filters: CursorFilters,
+  viewVersion: number,
+): string {
   return Buffer.from(
-    JSON.stringify({ v: 1, s: afterSeq, f: fingerprint({ ...filters, sync: true }) }),
+    JSON.stringify({
+      v: 1,
+      s: afterSeq,
+      f: fingerprint({ ...filters, sync: true }),
+      w: viewVersion,
+    }),
   ).toString('base64url');
 }
 
 export type DecodedCursor = { fingerprint: string } & (
-  | { afterId: string; afterSeq?: undefined }
-  | { afterSeq: number; afterId?: undefined }
+  | { afterId: string; afterSeq?: undefined; viewVersion?: undefined }
+  | { afterSeq: number; afterId?: undefined; viewVersion?: number }
 );
 
 export function decodeCursor(token: string): DecodedCursor | null {
   try {
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
     if (typeof parsed !== 'object' || parsed === null) return null;
-    const { v, a, s, f } = parsed as Record<string, unknown>;
+    const { v, a, s, f, w } = parsed as Record<string, unknown>;
     if (v !== 1 || typeof f !== 'string') return null;
     if (typeof a === 'string' && isId(a) && s === undefined) return { afterId: a, fingerprint: f };
     if (typeof s === 'number' && Number.isSafeInteger(s) && s >= 0 && a === undefined) {
-      return { afterSeq: s, fingerprint: f };
+      if (w === undefined) return { afterSeq: s, fingerprint: f };
+      if (typeof w !== 'number' || !Number.isSafeInteger(w) || w < 0) return null;
+      return { afterSeq: s, fingerprint: f, viewVersion: w };
     }
     return null;
   } catch {

@@ -44,25 +44,31 @@ describe('updatedSince values', () => {
       kind: 'instant',
       afterSeq: ms * 1000 + 999,
       at: ms,
+      viewVersion: null,
     });
   });
 
   it('round-trips tokens and refuses forged or damaged ones', () => {
-    const token = encodeSince(1_764_000_000_000_123, 1_764_000_000_500);
+    const token = encodeSince(1_764_000_000_000_123, 1_764_000_000_500, 1_764_000_000_400);
     expect(token).toMatch(/^s[A-Za-z0-9_-]+$/);
     expect(parseSince(token)).toEqual({
       kind: 'token',
       afterSeq: 1_764_000_000_000_123,
       at: 1_764_000_000_500,
+      viewVersion: 1_764_000_000_400,
     });
     const forge = (payload: unknown) =>
       `s${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    // A token from before key views: any view is newer than when it was issued.
+    expect(parseSince(forge({ v: 1, s: 5, t: 7 }))).toMatchObject({ viewVersion: 7 });
     for (const bad of [
       forge({ v: 2, s: 1, t: 1 }),
       forge({ v: 1, s: -1, t: 1 }),
       forge({ v: 1, s: 1.5, t: 1 }),
       forge({ v: 1, s: '1', t: 1 }),
       forge({ v: 1, s: 1 }),
+      forge({ v: 1, s: 1, t: 1, w: -1 }),
+      forge({ v: 1, s: 1, t: 1, w: 'x' }),
       forge([1, 2]),
       forge(null),
       `s${Buffer.from('not json').toString('base64url')}`,

@@ -18,6 +18,22 @@ export interface SincePoint {
   kind: 'instant' | 'token';
   afterSeq: number;
   at: number;
+  /**
+   * For a token: the version of the key view (its viewUpdatedAt, 0 for none) the sync that
+   * reached this point applied. A key whose view has changed since sees items differently
+   * from what that sync copied, so its next sync starts over from the first change. Null for
+   * an instant, which is compared with the view's change by time.
+   */
+  viewVersion: number | null;
+}
+
+/**
+ * Whether a sync from this point must start over for a key whose view has this version: the
+ * view changed after the point (within the same millisecond, an instant cannot tell, so it
+ * starts over then too).
+ */
+export function startsOver(since: SincePoint, viewVersion: number): boolean {
+  return since.viewVersion === null ? since.at <= viewVersion : since.viewVersion < viewVersion;
 }
 
 const INSTANT =
@@ -56,21 +72,22 @@ export function seqAfterInstant(ms: number): number {
  * committed after that moment, so its tombstone is kept as long as the token is younger than
  * the retention period.
  */
-export function encodeSince(seq: number, issuedAt: number): string {
+export function encodeSince(seq: number, issuedAt: number, viewVersion: number): string {
   // "s" keeps a token from ever starting with a digit, so it cannot be read as an instant.
-  return `s${Buffer.from(JSON.stringify({ v: 1, s: seq, t: issuedAt })).toString('base64url')}`;
+  return `s${Buffer.from(JSON.stringify({ v: 1, s: seq, t: issuedAt, w: viewVersion })).toString('base64url')}`;
 }
 
-function decodeSince(token: string): { seq: number; issuedAt: number } | null {
+function decodeSince(token: string): { seq: number; issuedAt: number; viewVersion: number } | null {
   if (!token.startsWith('s')) return null;
   try {
     const parsed = JSON.parse(Buffer.from(token.slice(1), 'base64url').toString('utf8')) as unknown;
     if (typeof parsed !== 'object' || parsed === null) return null;
-    const { v, s, t } = parsed as Record<string, unknown>;
+    const { v, s, t, w } = parsed as Record<string, unknown>;
     const valid = (n: unknown): n is number =>
       typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-    if (v !== 1 || !valid(s) || !valid(t)) return null;
-    return { seq: s, issuedAt: t };
+    if (v !== 1 || !valid(s) || !valid(t) || (w !== undefined && !valid(w))) return null;
+    // A token from before key views: any view is newer than when it was issued.
+    return { seq: s, issuedAt: t, viewVersion: w ?? t };
   } catch {
     return null;
   }
@@ -81,9 +98,19 @@ export function parseSince(value: string): SincePoint | null {
   if (/^\d/.test(value)) {
     const ms = parseInstant(value);
     if (ms === null) return null;
-    return { kind: 'instant', afterSeq: seqAfterInstant(Math.max(0, ms)), at: ms };
+    return {
+      kind: 'instant',
+      afterSeq: seqAfterInstant(Math.max(0, ms)),
+      at: ms,
+      viewVersion: null,
+    };
   }
   const token = decodeSince(value);
   if (token === null) return null;
-  return { kind: 'token', afterSeq: token.seq, at: token.issuedAt };
+  return {
+    kind: 'token',
+    afterSeq: token.seq,
+    at: token.issuedAt,
+    viewVersion: token.viewVersion,
+  };
 }

@@ -15,7 +15,9 @@ const LEGS = await engineAvailability('change feed migration');
 const VERSION = { sqlite: 7, postgres: 6 };
 /** What it created, undone, so the database is the one an older binary left. */
 const UNDO = {
-  sqlite: `DROP TRIGGER items_stock_delete;
+  sqlite: `ALTER TABLE api_keys DROP COLUMN view;
+    ALTER TABLE api_keys DROP COLUMN view_updated_at;
+    DROP TRIGGER items_stock_delete;
     DROP TABLE item_stock;
     DROP TABLE locations;
     ALTER TABLE items DROP COLUMN stock;
@@ -27,7 +29,8 @@ const UNDO = {
     DROP INDEX items_organization_barcode;
     ALTER TABLE items DROP COLUMN change_seq;
     ALTER TABLE organizations DROP COLUMN change_seq;`,
-  postgres: `DROP TABLE item_stock;
+  postgres: `ALTER TABLE api_keys DROP COLUMN view, DROP COLUMN view_updated_at;
+    DROP TABLE item_stock;
     DROP TABLE locations;
     ALTER TABLE items DROP COLUMN stock;
     DROP TABLE webhook_deliveries;
@@ -124,6 +127,7 @@ for (const { engine, skip } of LEGS) {
         `${String(VERSION[engine.name]).padStart(4, '0')}_change_feed`,
         `${String(VERSION[engine.name] + 1).padStart(4, '0')}_webhooks`,
         `${String(VERSION[engine.name] + 2).padStart(4, '0')}_locations`,
+        `${String(VERSION[engine.name] + 3).padStart(4, '0')}_key_views`,
       ]);
 
       for (const [org, items] of [

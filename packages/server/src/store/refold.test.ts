@@ -19,7 +19,9 @@ const REFOLD_VERSION = { sqlite: 5, postgres: 4 };
  * adds its undo here.
  */
 const UNDO_LATER = {
-  sqlite: `DROP TRIGGER items_stock_delete;
+  sqlite: `ALTER TABLE api_keys DROP COLUMN view;
+    ALTER TABLE api_keys DROP COLUMN view_updated_at;
+    DROP TRIGGER items_stock_delete;
     DROP TABLE item_stock;
     DROP TABLE locations;
     ALTER TABLE items DROP COLUMN stock;
@@ -35,7 +37,8 @@ const UNDO_LATER = {
     DROP INDEX api_keys_previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash_expires_at;`,
-  postgres: `DROP TABLE item_stock;
+  postgres: `ALTER TABLE api_keys DROP COLUMN view, DROP COLUMN view_updated_at;
+    DROP TABLE item_stock;
     DROP TABLE locations;
     ALTER TABLE items DROP COLUMN stock;
     DROP TABLE webhook_deliveries;

@@ -35,6 +35,7 @@ describe('GET /api/v1/auth/verify', () => {
         remaining: 10,
         rateLimit: { max: 100, windowSeconds: 60 },
         createdAt: new Date(record.createdAt).toISOString(),
+        view: null,
       },
     });
     expect(response.text).not.toContain(key);

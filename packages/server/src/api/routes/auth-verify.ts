@@ -7,6 +7,20 @@ import { routeQuery } from '../query-validator.js';
 import { errorResponses, KEY_ERRORS, SECURITY } from '../schemas.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
+
+/** A key's view as operators wrote it (EXTENSIONS.md, "Key views"). */
+const KeyViewSchema = Type.Object({
+  where: Type.Array(Type.String(), {
+    description:
+      'Filters that must all hold: `status=A[,B…]`, `location=CODE` (more than 0 there), `customFields.NAME=VALUE`.',
+  }),
+  hideFields: Type.Array(Type.String(), {
+    description: 'Item fields (or `customFields.NAME`) left out of every answer.',
+  }),
+  quantityCap: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Every quantity (item and stock) is served as at most this.',
+  }),
+});
 const VerifyResponse = Type.Object(
   {
     valid: Type.Literal(true),
@@ -30,6 +44,10 @@ const VerifyResponse = Type.Object(
         Type.Null(),
       ]),
       createdAt: Timestamp,
+      view: Type.Union([KeyViewSchema, Type.Null()], {
+        description:
+          'What this key may see (key views): items matching every `where` filter, without the `hideFields`, quantities capped at `quantityCap`; null when it sees every item whole.',
+      }),
     }),
   },
   { $id: 'VerifyResponse', title: 'VerifyResponse' },
@@ -72,6 +90,7 @@ export default function authVerifyRoute(app: FastifyInstance, services: Services
           remaining: key.remaining === null ? null : await services.store.getRemaining(key.id),
           rateLimit: key.rateLimit,
           createdAt: isoTime(key.createdAt),
+          view: key.view,
         },
       };
     },

@@ -4,6 +4,7 @@ import type { Services } from '../../context.js';
 import type { AccessPolicy } from '../auth.js';
 import { ApiError } from '../errors.js';
 import { parseFields } from '../item-fields.js';
+import { KeyViewOfItems } from '../key-view.js';
 import { type ParsedQuery, routeQuery } from '../query-validator.js';
 import { sendJson } from '../respond.js';
 import { errorResponses, KEY_ERRORS, NOT_MODIFIED, SECURITY } from '../schemas.js';
@@ -36,8 +37,10 @@ export async function itemBody(
   services: Services,
   organizationId: string,
   query: ParsedQuery<typeof itemQuery>,
+  view: KeyViewOfItems | null,
 ): Promise<{ body: Buffer; updatedAt: number }> {
-  const item = await services.store.getItem(organizationId, query.itemId);
+  view?.check(query);
+  const item = await services.store.getItem(organizationId, query.itemId, view?.scope);
   if (!item) {
     throw new ApiError(
       'ITEM_NOT_FOUND',
@@ -45,9 +48,16 @@ export async function itemBody(
       { param: 'itemId' },
     );
   }
+  if (view === null) {
+    return {
+      body: Buffer.from(`{"data":${itemJson(item, query.fields)}}`),
+      updatedAt: item.updatedAt,
+    };
+  }
+  // What the key sees changed when its view did: Last-Modified is the later of the two.
   return {
-    body: Buffer.from(`{"data":${itemJson(item, query.fields)}}`),
-    updatedAt: item.updatedAt,
+    body: Buffer.from(`{"data":${itemJson(view.item(item), view.fields(query.fields))}}`),
+    updatedAt: Math.max(item.updatedAt, view.since),
   };
 }
 
@@ -80,8 +90,10 @@ export default function inventoryItemRoute(app: FastifyInstance, services: Servi
     },
     async (request, reply) => {
       const organization = request.organization;
-      if (!organization) throw new Error('authorize did not run');
-      const { body, updatedAt } = await itemBody(services, organization.id, request.query);
+      const key = request.principal?.key;
+      if (!organization || !key) throw new Error('authorize did not run');
+      const view = KeyViewOfItems.of(key);
+      const { body, updatedAt } = await itemBody(services, organization.id, request.query, view);
       return sendJson(request, reply, body, { lastModified: updatedAt });
     },
   );

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { HashedBody } from '../../http/representation.js';
 import { foldCase } from '../../store/search.js';
-import type { ItemQuery, ItemStatus } from '../../store/types.js';
+import type { Item, ItemQuery, ItemStatus } from '../../store/types.js';
 import { isoTime } from '../../time.js';
 import type { AccessPolicy } from '../auth.js';
 import {
@@ -17,6 +17,7 @@ import {
 import { ApiError } from '../errors.js';
 import { Gate } from '../gate.js';
 import { DEFAULT_PAGE_SIZE, type ItemField, MAX_PAGE_SIZE, parseFields } from '../item-fields.js';
+import { KeyViewOfItems } from '../key-view.js';
 import { PARAMS } from '../params.js';
 import {
   type ParsedQuery,
@@ -28,7 +29,7 @@ import {
 import { sendJson } from '../respond.js';
 import { errorResponses, KEY_ERRORS, NOT_MODIFIED, SECURITY } from '../schemas.js';
 import { itemJson } from '../serialize.js';
-import { encodeSince, MAX_FUTURE_MS, parseSince, type SincePoint } from '../sync.js';
+import { encodeSince, MAX_FUTURE_MS, parseSince, type SincePoint, startsOver } from '../sync.js';
 
 const access: AccessPolicy = {
   keyed: true,
@@ -256,9 +257,11 @@ export default function inventoryItemsRoute(app: FastifyInstance, services: Serv
     },
     async (request, reply) => {
       const organization = request.organization;
-      if (!organization) throw new Error('authorize did not run');
+      const key = request.principal?.key;
+      if (!organization || !key) throw new Error('authorize did not run');
       const query = request.query;
-      const build = () => itemsPage(services, organization.id, query);
+      const view = KeyViewOfItems.of(key);
+      const build = () => itemsPage(services, organization.id, query, view);
       // Large pages are built a few at a time (see gate.ts); the default page size is not held.
       const page = query.limit > DEFAULT_PAGE_SIZE ? await largePages.run(build) : await build();
       return sendJson(request, reply, page.body, { etag: page.etag });
@@ -271,13 +274,16 @@ export type PageBytes = ReturnType<HashedBody['finish']>;
 
 /**
  * The page a read list query answers with, as the bytes of its JSON body: the route sends
- * them, the MCP tool search_items parses them (the same body for the same parameters).
+ * them, the MCP tool search_items parses them (the same body for the same parameters). `view`
+ * is the key's view (null: it sees everything).
  */
 export async function itemsPage(
   services: Services,
   organizationId: string,
   query: ItemsQuery,
+  view: KeyViewOfItems | null,
 ): Promise<PageBytes> {
+  view?.check(query);
   if (
     query.location !== undefined &&
     !(await services.store.findLocation(organizationId, query.location))
@@ -290,8 +296,8 @@ export async function itemsPage(
   }
   const sync = query.sync;
   return sync === null
-    ? buildPage(services, organizationId, query)
-    : buildSyncPage(services, organizationId, query, sync);
+    ? buildPage(services, organizationId, query, view)
+    : buildSyncPage(services, organizationId, query, sync, view);
 }
 
 function envelopeEnd(organizationId: string, count: number, next: string | null): string {
@@ -303,8 +309,10 @@ async function buildPage(
   services: Services,
   organizationId: string,
   query: ItemsQuery,
+  view: KeyViewOfItems | null,
 ): Promise<PageBytes> {
-  const { limit, fields, cursor, filters } = query;
+  const { limit, cursor, filters } = query;
+  const write = itemWriter(query.fields, view);
   // A store that bounds the work of a search page may stop early; it then says where.
   let resumeAfter: string | undefined;
   const itemQuery: ItemQuery = {
@@ -317,6 +325,7 @@ async function buildPage(
     ...(query.barcode === undefined ? {} : { barcode: query.barcode }),
     ...(query.ids === undefined ? {} : { ids: query.ids }),
     ...(query.location === undefined ? {} : { location: query.location }),
+    ...(view === null ? {} : { scope: view.scope }),
     onPartialPage: (id) => {
       resumeAfter = id;
     },
@@ -337,7 +346,7 @@ async function buildPage(
         more = true;
         break;
       }
-      body.add(count > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
+      body.add(count > 0 ? `,${write(item)}` : write(item));
       count++;
       lastId = item.id;
     }
@@ -356,8 +365,10 @@ async function buildSyncPage(
   organizationId: string,
   query: ItemsQuery,
   { since, includeDeleted }: NonNullable<ItemsQuery['sync']>,
+  view: KeyViewOfItems | null,
 ): Promise<PageBytes> {
-  const { limit, fields, cursor, filters } = query;
+  const { limit, cursor, filters } = query;
+  const write = itemWriter(query.fields, view);
   const now = Date.now();
   if (includeDeleted && since.at < now - services.config.syncRetentionMs) {
     throw new ApiError(
@@ -373,22 +384,29 @@ async function buildSyncPage(
   const body = new HashedBody();
   body.add('{"data":[');
   let count = 0;
+  // A sync from a point reached under another version of the key's view starts over from the
+  // first change: what the key sees may differ from what it synced, item by item (api/sync.ts).
+  // The walk's pages and its nextSince carry the version it applied.
+  const viewVersion = view?.since ?? 0;
+  const walkVersion = cursor === null ? viewVersion : (cursor.viewVersion ?? 0);
+  const over = cursor === null && view !== null && startsOver(since, viewVersion);
   const page = await services.store.listChanges(organizationId, {
-    afterSeq: cursor?.afterSeq ?? since.afterSeq,
+    afterSeq: cursor?.afterSeq ?? (over ? 0 : since.afterSeq),
     limit,
     ...(query.status === undefined ? {} : { status: query.status }),
     ...(query.location === undefined ? {} : { location: query.location }),
     includeDeleted,
+    ...(view === null ? {} : { scope: view.scope, scopeSince: view.since }),
     onItem: (item) => {
-      body.add(count > 0 ? `,${itemJson(item, fields)}` : itemJson(item, fields));
+      body.add(count > 0 ? `,${write(item)}` : write(item));
       count++;
     },
   });
-  const next = page.more ? encodeSyncCursor(page.throughSeq, filters) : null;
+  const next = page.more ? encodeSyncCursor(page.throughSeq, filters, walkVersion) : null;
   // A caught-up page covers every change until now; a full one only up to its last change, so
   // its token is dated by that change: a deletion it still has to report may be that old.
   const coveredUntil = page.more ? Math.min(now, Math.floor(page.throughSeq / 1000)) : now;
-  let text = `${envelopeEnd(organizationId, count, next)},"nextSince":"${encodeSince(page.throughSeq, coveredUntil)}"`;
+  let text = `${envelopeEnd(organizationId, count, next)},"nextSince":"${encodeSince(page.throughSeq, coveredUntil, walkVersion)}"`;
   if (includeDeleted) {
     const deleted = page.deleted.map(
       (tombstone) => `{"_id":"${tombstone.id}","deletedAt":"${isoTime(tombstone.deletedAt)}"}`,
@@ -397,6 +415,16 @@ async function buildSyncPage(
   }
   body.add(`${text}}`);
   return body.finish();
+}
+
+/** Each item as JSON text, as the key sees it: the fast path when the key has no view. */
+function itemWriter(
+  fields: ItemField[] | undefined,
+  view: KeyViewOfItems | null,
+): (item: Item) => string {
+  if (view === null) return (item) => itemJson(item, fields);
+  const shown = view.fields(fields);
+  return (item) => itemJson(view.item(item), shown);
 }
 
 function retentionText(ms: number): string {

@@ -1,3 +1,4 @@
+import { KeyViewOfItems } from '../../api/key-view.js';
 import { joined } from '../../api/respond.js';
 import { ItemBody, itemBody, itemQuery } from '../../api/routes/inventory-item.js';
 import { lines } from '../render.js';
@@ -14,8 +15,9 @@ export const getItem = defineTool({
   output: ItemBody,
   access: { feature: 'inventory', permission: 'inventory:view' },
   read: (parameters) => itemQuery.validate(parameters),
-  run: async ({ services, organization }, query) => {
-    const { body: bytes } = await itemBody(services, organization.id, query);
+  run: async ({ services, organization, principal }, query) => {
+    const view = KeyViewOfItems.of(principal.key);
+    const { body: bytes } = await itemBody(services, organization.id, query, view);
     const body = JSON.parse(joined(bytes).toString('utf8')) as { data: Record<string, unknown> };
     const { name, ...rest } = body.data;
     const heading = name === undefined ? 'Item' : `Item ${String(name)}`;

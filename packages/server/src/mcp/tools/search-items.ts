@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
+import { KeyViewOfItems } from '../../api/key-view.js';
 import { joined } from '../../api/respond.js';
 import { ItemsPage, itemsPage, itemsQuery } from '../../api/routes/inventory-items.js';
 import { itemColumns, table } from '../render.js';
@@ -51,8 +52,13 @@ export const searchItems = defineTool({
   output: ItemsPage,
   access: { feature: 'inventory', permission: 'inventory:view' },
   read: (parameters) => itemsQuery.validate({ limit: String(MCP_DEFAULT_LIMIT), ...parameters }),
-  run: async ({ services, organization }, query) => {
-    const page = await itemsPage(services, organization.id, query);
+  run: async ({ services, organization, principal }, query) => {
+    const page = await itemsPage(
+      services,
+      organization.id,
+      query,
+      KeyViewOfItems.of(principal.key),
+    );
     const body = JSON.parse(joined(page.body).toString('utf8')) as Page;
     return { body: body as unknown as Record<string, unknown>, text: pageText(body) };
   },

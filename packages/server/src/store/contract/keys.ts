@@ -107,7 +107,8 @@ export interface KeyStore {
     previousValidUntil: number | null,
   ): Promise<ApiKeyRecord | null>;
   /**
-   * Sets (or, with null, clears) a key's view, stamping viewUpdatedAt with `at`. Null when the
+   * Sets (or, with null, clears) a key's view, stamping viewUpdatedAt with `at`, or one more
+   * than its last stamp when that is not earlier (a version that only grows). Null when the
    * key does not exist or is revoked.
    */
   setApiKeyView(id: string, view: KeyView | null, at: number): Promise<ApiKeyRecord | null>;

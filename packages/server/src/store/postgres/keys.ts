@@ -90,7 +90,9 @@ export abstract class PostgresKeys extends PostgresConnection implements KeyStor
 
   async setApiKeyView(id: string, view: KeyView | null, at: number): Promise<ApiKeyRecord | null> {
     const [row] = await this.rows(
-      `UPDATE api_keys k SET view = $2, view_updated_at = $3
+      // A version that only grows, even for two changes within one millisecond (api/sync.ts).
+      `UPDATE api_keys k SET view = $2,
+         view_updated_at = GREATEST(COALESCE(k.view_updated_at, 0) + 1, $3)
        WHERE k.id = $1 AND k.revoked_at IS NULL RETURNING ${KEY_COLUMNS}`,
       [id, view === null ? null : JSON.stringify(view), at],
     );

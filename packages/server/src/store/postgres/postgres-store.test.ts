@@ -121,6 +121,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0006_change_feed',
         '0007_webhooks',
         '0008_locations',
+        '0009_key_views',
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
@@ -138,7 +139,8 @@ describe.skipIf(skip)('PostgresStore', () => {
       await setup.migrate();
       // The database as the binary before the change feed left it.
       await setup.query(
-        `DROP TABLE item_stock;
+        `ALTER TABLE api_keys DROP COLUMN view, DROP COLUMN view_updated_at;
+         DROP TABLE item_stock;
          DROP TABLE locations;
          ALTER TABLE items DROP COLUMN stock;
          DROP TABLE webhook_deliveries;
@@ -168,7 +170,12 @@ describe.skipIf(skip)('PostgresStore', () => {
       // ... for longer than either deadline of a request, then goes on.
       await holder.query('SELECT pg_sleep(1.5)');
       await holder.query('COMMIT');
-      expect(await migrating).toEqual(['0006_change_feed', '0007_webhooks', '0008_locations']);
+      expect(await migrating).toEqual([
+        '0006_change_feed',
+        '0007_webhooks',
+        '0008_locations',
+        '0009_key_views',
+      ]);
       // Requests keep their deadline.
       const release = await holdLocks(fresh.url, 'LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
       try {
@@ -191,7 +198,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 8\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 9\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');

@@ -71,7 +71,8 @@ export abstract class SqliteKeys extends SqliteConnection implements KeyStore {
   async setApiKeyView(id: string, view: KeyView | null, at: number): Promise<ApiKeyRecord | null> {
     return this.run(() => {
       const changed = this.stmt(
-        'UPDATE api_keys SET view = ?, view_updated_at = ? WHERE id = ? AND revoked_at IS NULL',
+        // A version that only grows, even for two changes within one millisecond (api/sync.ts).
+        'UPDATE api_keys SET view = ?, view_updated_at = MAX(COALESCE(view_updated_at, 0) + 1, ?) WHERE id = ? AND revoked_at IS NULL',
       ).run(view === null ? null : JSON.stringify(view), at, id).changes;
       return changed > 0 ? this.keyById(id) : null;
     });

@@ -1,0 +1,116 @@
+import { type ViewRules, viewRules } from '../domain/view.js';
+import { parseStock, stockText } from '../store/items/stock.js';
+import type { ApiKeyRecord, Item, ItemScope } from '../store/types.js';
+import { ApiError } from './errors.js';
+import { ITEM_FIELDS, type ItemField } from './item-fields.js';
+
+/**
+ * What one key may see of the items (EXTENSIONS.md, "Key views"), as the API applies it: the
+ * rows go to the store as a scope (applied inside its queries); hidden fields are refused in
+ * `fields` and in the filters that would reveal them, and left out of every item; quantities
+ * are capped. Shared by the routes and the MCP tools, which answer with the routes' bodies.
+ */
+export class KeyViewOfItems {
+  private constructor(
+    private readonly rules: ViewRules,
+    /** When the view was last set or cleared (epoch ms). */
+    readonly since: number,
+    private readonly shown: readonly ItemField[],
+  ) {}
+
+  /**
+   * The view of a key, or null when it sees every item whole and always has (no view, the
+   * common case). A key whose view was cleared has an empty one: it sees everything, and a
+   * sync from before the clearing still starts over (the items it could not see come back).
+   */
+  static of(key: ApiKeyRecord): KeyViewOfItems | null {
+    if (key.view === null && key.viewUpdatedAt === null) return null;
+    const rules = viewRules(key.view ?? EVERYTHING);
+    const shown = ITEM_FIELDS.filter((field) => !rules.hiddenFields.has(field));
+    return new KeyViewOfItems(rules, key.viewUpdatedAt ?? 0, shown);
+  }
+
+  /** The rows the key may see, for the store. */
+  get scope(): ItemScope {
+    return this.rules.scope;
+  }
+
+  /**
+   * Refuses `fields` naming a hidden field, and a filter on one (`sku=`, `barcode=`,
+   * `status=`, or `location=` when `stock` is hidden): each would show what the view hides.
+   */
+  check(query: {
+    fields?: readonly ItemField[] | undefined;
+    sku?: string | undefined;
+    barcode?: string | undefined;
+    status?: string | undefined;
+    location?: string | undefined;
+  }): void {
+    const hidden = this.rules.hiddenFields;
+    for (const field of query.fields ?? []) {
+      if (hidden.has(field)) {
+        throw new ApiError(
+          'INVALID_PARAMETER',
+          `The field ${field} is not available to this key: its view hides it. Remove ${field} from fields (GET /api/v1/auth/verify shows what the key's view hides).`,
+          { param: 'fields' },
+        );
+      }
+    }
+    const filters = [
+      ['sku', 'sku'],
+      ['barcode', 'barcode'],
+      ['status', 'status'],
+      ['location', 'stock'],
+    ] as const;
+    for (const [param, field] of filters) {
+      if (query[param] !== undefined && hidden.has(field)) {
+        throw new ApiError(
+          'INVALID_PARAMETER',
+          `The ${param} filter is not available to this key: its view hides the ${field} field it filters on. Drop ${param} (GET /api/v1/auth/verify shows what the key's view hides).`,
+          { param },
+        );
+      }
+    }
+  }
+
+  /** The fields to write: those asked for (already checked), or every field the view shows. */
+  fields(asked: readonly ItemField[] | undefined): readonly ItemField[] {
+    return asked ?? this.shown;
+  }
+
+  /** The item as the key sees it: quantities capped, hidden custom fields left out. */
+  item(item: Item): Item {
+    const cap = this.rules.quantityCap;
+    const hiddenCustom = this.rules.hiddenCustomFields;
+    if (cap === null && hiddenCustom.length === 0) return item;
+    const seen = { ...item };
+    if (cap !== null) {
+      seen.quantity = Math.min(item.quantity, cap);
+      if (item.stock !== '[]') {
+        seen.stock = stockText(
+          parseStock(item.stock).map((row) => ({ ...row, quantity: Math.min(row.quantity, cap) })),
+        );
+      }
+    }
+    if (hiddenCustom.length > 0) seen.customFields = withoutKeys(item.customFields, hiddenCustom);
+    return seen;
+  }
+}
+
+const EVERYTHING = { where: [], hideFields: [], quantityCap: null };
+
+/**
+ * The stored customFields text without some top-level keys. Left as stored when it holds none
+ * of them (most items), so the text is returned byte for byte as it was written.
+ */
+function withoutKeys(text: string, names: readonly string[]): string {
+  const object = JSON.parse(text) as Record<string, unknown>;
+  let removed = false;
+  for (const name of names) {
+    if (Object.hasOwn(object, name)) {
+      delete object[name];
+      removed = true;
+    }
+  }
+  return removed ? JSON.stringify(object) : text;
+}
