@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseView } from '../domain/view.js';
 import { generateKey } from '../keys/format.js';
+import { cliActor } from '../operations/audit.js';
+import { updateKeyView } from '../operations/keys.js';
+import { ITEM_STATUSES } from '../store/types.js';
 import { startTestServer, type TestResponse, type TestServer } from './harness.js';
 
 /**
  * The checks every keyed route must pass (docs/architecture.md#tests): no key, unknown, malformed, bad
- * checksum, revoked, disabled, expired, exhausted, rate limited, conflicting headers, and
- * another organization's data.
+ * checksum, revoked, disabled, expired, exhausted, rate limited, conflicting headers,
+ * another organization's data, and what a key view leaves out.
  */
 export interface KeyedRoute {
   /** Path and a valid query for the demo organization; `{itemId}` is replaced (in `init.body` too). */
@@ -254,6 +258,54 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
         );
       });
     }
+
+    it('keeps an item outside a key view, and its hidden fields, away from that key', async () => {
+      const item = await server.store.getItem(server.demo.organizationId, server.demo.itemId);
+      if (!item) throw new Error('the demo item is missing');
+      const other = ITEM_STATUSES.filter((status) => status !== item.status).join(',');
+      const view = parseView({ where: [`status=${other}`], hideFields: ['barcode', 'sku'] });
+      const key = await withKey({ view });
+      const response = await send({ key });
+      if (path.includes('/inventory/item?')) {
+        expectApiError(response, 404, 'ITEM_NOT_FOUND');
+      } else {
+        expect(response.status, response.text).toBe(200);
+      }
+      if (path.includes('/auth/verify')) {
+        expect(response.body.key.view).toEqual(view);
+        return;
+      }
+      expect(response.text).not.toMatch(/"(barcode|sku)":/);
+      if (item.sku !== null) expect(response.text).not.toContain(item.sku);
+      expect(response.text).not.toContain(item.name);
+    });
+
+    it('applies a key view set after the key was in use within one second', async () => {
+      const { key, record } = await server.createKey({
+        organizationId: server.demo.organizationId,
+      });
+      expect((await send({ key })).status).toBe(200);
+      const organization = await server.store.getOrganization(server.demo.organizationId);
+      if (!organization) throw new Error('the demo organization is missing');
+      await updateKeyView(server.store, cliActor(), organization, record, {
+        where: ['status=Discontinued'],
+        hideFields: [],
+        quantityCap: null,
+      });
+      const item = await server.store.getItem(server.demo.organizationId, server.demo.itemId);
+      if (path.includes('/inventory/item?') && item?.status !== 'Discontinued') {
+        expectApiError(await untilChanged(() => send({ key })), 404, 'ITEM_NOT_FOUND');
+      }
+      if (path.includes('/auth/verify')) {
+        const deadline = Date.now() + 1000;
+        let seen = await send({ key });
+        while (seen.body.key?.view === null && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          seen = await send({ key });
+        }
+        expect(seen.body.key.view).toMatchObject({ where: ['status=Discontinued'] });
+      }
+    });
 
     it('keeps a key of another organization away from this one', async () => {
       const other = await server.createOrganization();
