@@ -292,8 +292,13 @@ async function prepareDatabase(manifest) {
  * random depths of a filtered walk without walking to them first.
  */
 function listCursor(afterId, { status = null, location }) {
+  // Without the filters added since (location among them) the fingerprint is the original one.
+  const filters =
+    location === undefined
+      ? [status, null]
+      : [status, null, null, null, null, false, false, location];
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([status, null, null, null, null, false, false, location]))
+    .update(JSON.stringify(filters))
     .digest('base64url')
     .slice(0, 16);
   return Buffer.from(JSON.stringify({ v: 1, a: afterId, f: fingerprint })).toString('base64url');
@@ -633,6 +638,38 @@ function defineCases({ ids, cursors }, keys, manifest) {
       name: 'status filter + fields',
       paths: [`${items}?status=Discontinued&fields=_id,name,sku,quantity`],
       key: keys.big,
+    },
+    {
+      name: 'list limit=100 status=Active',
+      paths: [`${items}?limit=100&status=Active`],
+      key: keys.big,
+      note: 'the page of the feed view, without a view',
+    },
+    {
+      name: 'view: feed list limit=100',
+      paths: [`${items}?limit=100`],
+      key: keys.feed,
+      check: (body) => body.count === 100 && !('barcode' in body.data[0]),
+      note: 'status=Active, 3 fields hidden, cap 10',
+    },
+    {
+      name: 'view: feed cursor walk (limit=100)',
+      paths: sample(ids, 200).map((id) => `${items}?limit=100&cursor=${listCursor(id, {})}`),
+      key: keys.feed,
+      note: '200 random depths',
+    },
+    {
+      name: `view: feed search rare "${t.rare}"`,
+      paths: [search(t.rare)],
+      key: keys.feed,
+      note: `vs search rare "${t.rare}" without a view`,
+    },
+    {
+      name: 'view: custom field list limit=100',
+      paths: [`${items}?limit=100`],
+      key: keys.warehouse,
+      check: (body) => body.count === 100,
+      note: 'customFields.warehouse=MAD-3 (1 in 5 items)',
     },
     {
       name: 'lookup barcode',
@@ -1012,6 +1049,26 @@ async function benchConfig(config, database, manifest) {
     big: await key('big', '--name', 'bench'),
     quota: await key('big', '--name', 'bench quota', '--remaining', '1000000000'),
     small: await key('small-01', '--name', 'bench small'),
+    // Key views (issue 32): a marketplace feed (Active items, no barcode or supplier data,
+    // quantities capped) and a partner limited to one warehouse's items by a custom field.
+    feed: await key(
+      'big',
+      '--name',
+      'bench feed view',
+      '--where',
+      'status=Active',
+      '--hide-fields',
+      'barcode,customFields.supplier,customFields.unitCost',
+      '--quantity-cap',
+      '10',
+    ),
+    warehouse: await key(
+      'big',
+      '--name',
+      'bench warehouse view',
+      '--where',
+      'customFields.warehouse=MAD-3',
+    ),
   };
   const server = await startServer(config, database);
   log(`server pid ${server.pid} on port ${server.port}, RSS ${Math.round(rssMb(server.pid))} MB`);
