@@ -921,6 +921,15 @@ export interface components {
                 } | null;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description What this key may see (key views): items matching every `where` filter, without the `hideFields`, quantities capped at `quantityCap`; null when it sees every item whole. */
+                view: {
+                    /** @description Filters that must all hold: `status=A[,B…]`, `location=CODE` (more than 0 there), `customFields.NAME=VALUE`. */
+                    where: string[];
+                    /** @description Item fields (or `customFields.NAME`) left out of every answer. */
+                    hideFields: string[];
+                    /** @description Every quantity (item and stock) is served as at most this. */
+                    quantityCap: number | null;
+                } | null;
             };
         };
         /** LiveResponse */
