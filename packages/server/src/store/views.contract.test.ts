@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import { generateKey } from '../keys/format.js';
 import { engineAvailability, SQLITE_THREADS_ENGINE, type TestEngine } from '../testing/engines.js';
+import { createTestSchema } from '../testing/postgres.js';
+import { postgresUnavailable } from '../testing/services.js';
 import { stockText } from './items/stock.js';
+import { PostgresStore } from './postgres/postgres-store.js';
 import { foldCase } from './search.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import {
@@ -47,10 +50,31 @@ const SQLITE_SMALL_LIMITS: TestEngine = {
   },
 };
 
+/** PostgreSQL with the same small scan budget: its bounded walks end within the data. */
+const POSTGRES_SMALL_BUDGET: TestEngine = {
+  name: 'postgres',
+  label: 'postgres (small scan budget)',
+  unavailable: postgresUnavailable,
+  async open() {
+    const schema = await createTestSchema();
+    const store = new PostgresStore(schema.url, { poolSize: 4, scanBudget: 40 });
+    return {
+      store,
+      url: schema.url,
+      async cleanup() {
+        await store.close();
+        await schema.drop();
+      },
+    };
+  },
+};
+
+const postgresSkip = await postgresUnavailable();
 const LEGS = [
   ...(await engineAvailability('views contract')),
   { engine: SQLITE_THREADS_ENGINE, skip: null },
   { engine: SQLITE_SMALL_LIMITS, skip: null },
+  { engine: POSTGRES_SMALL_BUDGET, skip: postgresSkip },
 ];
 
 const STATUSES: ItemStatus[] = ['Draft', 'Active', 'Inactive', 'Discontinued'];

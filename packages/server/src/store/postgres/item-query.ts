@@ -52,7 +52,10 @@ export function itemListStatement(
     params.push(query.afterId);
     where.push(`id > $${params.length}`);
   }
-  where.push(...scopeConditions(query.scope, 'items', params));
+  // The key's scope: tested on the rows of every plan, but outside the bounded reads of the
+  // search plans below (their `walk` and `probe` count rows as the status filter alone
+  // selects them, the rule both engines share), so it is kept apart until they are built.
+  const scope = scopeConditions(query.scope, 'items', params);
   // Exact filters go through their indexes: items_organization_sku (unique),
   // items_organization_barcode (organization_id, barcode, id) and the primary key. A search
   // beside them only filters those few rows, so it needs none of the plans below.
@@ -91,6 +94,7 @@ export function itemListStatement(
     where.push(matchCondition(query, 'search_text', `$${params.length}`));
   }
   if (query.ids !== undefined) {
+    where.push(...scope);
     // The ids first, each through the primary key, then the few rows found sorted. Planned as
     // one query, `id = ANY(…) ORDER BY id LIMIT n` tempts PostgreSQL into walking the
     // organization in id order and filtering (it estimates the array to match 1% of the
@@ -106,6 +110,7 @@ export function itemListStatement(
     };
   }
   if (query.search === undefined || exact) {
+    where.push(...scope);
     // (organization_id, id) or (organization_id, status, id) delivers rows already in order.
     params.push(query.limit);
     return {
@@ -118,6 +123,11 @@ export function itemListStatement(
   const filters = where.join(' AND ');
   params.push(containsPattern(query.search));
   const pattern = `$${params.length}`;
+  // A row of `walk` or `probe` the key's scope lets it see: its columns read by its primary key.
+  const seen = (alias: string) =>
+    scope.length === 0
+      ? ''
+      : ` AND EXISTS (SELECT 1 FROM items WHERE organization_id = $1 AND id = ${alias}.id AND ${scope.join(' AND ')})`;
   const match = matchCondition(query, 'search_text', pattern);
   params.push(query.limit);
   const limit = `$${params.length}`;
@@ -133,7 +143,7 @@ export function itemListStatement(
       sql: `WITH walk AS MATERIALIZED (
           SELECT id, search_text FROM items WHERE ${filters} ORDER BY id LIMIT ${budget}
         ), page AS MATERIALIZED (
-          SELECT id FROM walk WHERE ${match} ORDER BY id LIMIT ${limit}
+          SELECT id FROM walk WHERE ${match}${seen('walk')} ORDER BY id LIMIT ${limit}
         ), walk_end AS (
           SELECT CASE WHEN count(*) = ${budget} THEN max(id) END AS walk_end FROM walk
         )
@@ -190,9 +200,9 @@ export function itemListStatement(
           ELSE (SELECT count(*) FROM (SELECT 1 FROM probe LIMIT ${sample}) AS first_rows) = ${sample}
         END AS rare
       ), quick AS MATERIALIZED (
-        SELECT id FROM probe WHERE ${match} LIMIT ${limit}
+        SELECT id FROM probe WHERE ${match}${seen('probe')} LIMIT ${limit}
       ), slow AS MATERIALIZED (
-        SELECT id FROM items WHERE ${filters} AND ${match}
+        SELECT id FROM items WHERE ${[filters, ...scope].join(' AND ')} AND ${match}
       ), page AS (
         SELECT id FROM quick
         WHERE CASE WHEN (SELECT rare FROM verdict) THEN false
