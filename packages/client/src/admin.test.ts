@@ -161,6 +161,27 @@ describe('keys', () => {
     expect(again).toBeInstanceOf(StockroomError);
   });
 
+  it('a view: on create, replaced by update, cleared with null', async () => {
+    await admin.organizations.create({ name: 'Viewed', slug: 'viewed' });
+    const created = await admin.keys.create('viewed', {
+      view: { where: ['status=Active'], hideFields: ['barcode'] },
+    });
+    expect(created.view).toEqual({
+      where: ['status=Active'],
+      hideFields: ['barcode'],
+      quantityCap: null,
+    });
+    const capped = await admin.keys.update('viewed', created.id, { view: { quantityCap: 5 } });
+    expect(capped.view).toEqual({ where: [], hideFields: [], quantityCap: 5 });
+    expect(capped.viewUpdatedAt).not.toBeNull();
+    expect((await admin.keys.update('viewed', created.id, { view: null })).view).toBeNull();
+    const refused = await rejection(
+      admin.keys.update('viewed', created.id, { view: { hideFields: ['name'] } }),
+    );
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect(refused).toMatchObject({ param: 'view.hideFields[0]' });
+  });
+
   it('a key with defaults needs no input', async () => {
     await admin.organizations.create({ name: 'Defaults', slug: 'defaults' });
     const key = await admin.keys.create('defaults');

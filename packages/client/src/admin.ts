@@ -77,6 +77,9 @@ export type AdminKeyWithSecret = Data<Keys['post'], 201>;
 export type CreateOrganizationInput = Body<Organizations['post']>;
 export type UpdateOrganizationInput = Body<Organization['patch']>;
 export type CreateKeyInput = Body<Keys['post']>;
+/** `{ view }`: the key's whole new view (`null` clears it). */
+export type UpdateKeyInput = Body<paths['/admin/v1/organizations/{org}/keys/{keyId}']['patch']>;
+export type AdminKeyView = AdminKey['view'];
 export type RotateKeyInput = Body<
   paths['/admin/v1/organizations/{org}/keys/{keyId}/rotate']['post']
 >;
@@ -167,6 +170,13 @@ export class StockroomAdmin {
       options?: AdminCallOptions,
     ): Promise<AdminKeyWithSecret>;
     get(org: string, keyId: string, options?: AdminCallOptions): Promise<AdminKey>;
+    /** Replaces what the key may see (`{ view: null }`: everything); its next requests see it. */
+    update(
+      org: string,
+      keyId: string,
+      input: UpdateKeyInput,
+      options?: AdminCallOptions,
+    ): Promise<AdminKey>;
     disable(org: string, keyId: string, options?: AdminCallOptions): Promise<AdminKey>;
     enable(org: string, keyId: string, options?: AdminCallOptions): Promise<AdminKey>;
     revoke(org: string, keyId: string, options?: AdminCallOptions): Promise<AdminKey>;
@@ -235,6 +245,7 @@ export class StockroomAdmin {
       list: (ref, o) => this.#data('GET', `${org(ref)}/keys`, undefined, o),
       create: (ref, input, o) => this.#data('POST', `${org(ref)}/keys`, input ?? {}, o),
       get: (ref, id, o) => this.#data('GET', key(ref, id), undefined, o),
+      update: (ref, id, input, o) => this.#data('PATCH', key(ref, id), input, o),
       disable: (ref, id, o) => this.#data('POST', `${key(ref, id)}/disable`, undefined, o),
       enable: (ref, id, o) => this.#data('POST', `${key(ref, id)}/enable`, undefined, o),
       revoke: (ref, id, o) => this.#data('POST', `${key(ref, id)}/revoke`, undefined, o),

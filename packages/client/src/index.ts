@@ -4,6 +4,7 @@ export {
   type AdminItemRow,
   type AdminKey,
   type AdminKeyState,
+  type AdminKeyView,
   type AdminKeyWithSecret,
   type AdminOrganization,
   type AdminOrganizationDeletion,
@@ -18,6 +19,7 @@ export {
   ItemsRejectedError,
   type RotateKeyInput,
   StockroomAdmin,
+  type UpdateKeyInput,
   type UpdateOrganizationInput,
   type UpsertMode,
 } from './admin.js';

@@ -885,6 +885,29 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @description After a rotation with a grace period: until when the previous secret works. */
                                 previousSecretValidUntil: string | null;
+                                /** @description What the key may see, canonical; null: every item, every field. */
+                                view: {
+                                    /**
+                                     * @description Filters an item must all match to exist for the key.
+                                     * @example [
+                                     *       "status=Active",
+                                     *       "location=WH-1"
+                                     *     ]
+                                     */
+                                    where: string[];
+                                    /**
+                                     * @description Item fields absent from every answer to the key.
+                                     * @example [
+                                     *       "barcode",
+                                     *       "customFields.cost"
+                                     *     ]
+                                     */
+                                    hideFields: string[];
+                                    /** @description Every quantity is served as at most this; null: no cap. */
+                                    quantityCap: number | null;
+                                } | null;
+                                /** @description When the view was last set or cleared; null if it never had one. */
+                                viewUpdatedAt: string | null;
                             }[];
                         };
                     };
@@ -982,7 +1005,7 @@ export interface paths {
         put?: never;
         /**
          * Create a key
-         * @description As `stockroom key create`: an organization key, or a user key for a member with `user`. The answer carries the key itself, once: it is stored only as a hash.
+         * @description As `stockroom key create`: an organization key, or a user key for a member with `user`, seeing only what `view` allows. The answer carries the key itself, once: it is stored only as a hash.
          */
         post: {
             parameters: {
@@ -1023,6 +1046,27 @@ export interface paths {
                          * @example 120/1m
                          */
                         rateLimit?: string;
+                        /** @description What the key may see; null (or an empty view) for every item, every field. Absent parts are empty. */
+                        view?: {
+                            /**
+                             * @description Filters that must all hold: `status=A[,B…]` (statuses, comma-separated), `location=CODE` (more than 0 there; one of the organization’s locations), `customFields.NAME=VALUE` (string equality on a top-level custom field).
+                             * @example [
+                             *       "status=Active",
+                             *       "location=WH-1"
+                             *     ]
+                             */
+                            where?: string[];
+                            /**
+                             * @description Item fields to hide, one per entry: description, sku, barcode, status, quantity, stock, customFields, createdAt, updatedAt, or customFields.NAME (_id, organizationId and name cannot be hidden).
+                             * @example [
+                             *       "barcode",
+                             *       "customFields.cost"
+                             *     ]
+                             */
+                            hideFields?: string[];
+                            /** @description Every quantity (item and stock) is served as min(quantity, quantityCap); null: no cap. */
+                            quantityCap?: number | null;
+                        } | null;
                     };
                 };
             };
@@ -1067,6 +1111,29 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @description After a rotation with a grace period: until when the previous secret works. */
                                 previousSecretValidUntil: string | null;
+                                /** @description What the key may see, canonical; null: every item, every field. */
+                                view: {
+                                    /**
+                                     * @description Filters an item must all match to exist for the key.
+                                     * @example [
+                                     *       "status=Active",
+                                     *       "location=WH-1"
+                                     *     ]
+                                     */
+                                    where: string[];
+                                    /**
+                                     * @description Item fields absent from every answer to the key.
+                                     * @example [
+                                     *       "barcode",
+                                     *       "customFields.cost"
+                                     *     ]
+                                     */
+                                    hideFields: string[];
+                                    /** @description Every quantity is served as at most this; null: no cap. */
+                                    quantityCap: number | null;
+                                } | null;
+                                /** @description When the view was last set or cleared; null if it never had one. */
+                                viewUpdatedAt: string | null;
                             };
                         };
                     };
@@ -1115,7 +1182,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error: ORGANIZATION_NOT_FOUND */
+                /** @description Error: ORGANIZATION_NOT_FOUND, LOCATION_NOT_FOUND */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1299,6 +1366,29 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @description After a rotation with a grace period: until when the previous secret works. */
                                 previousSecretValidUntil: string | null;
+                                /** @description What the key may see, canonical; null: every item, every field. */
+                                view: {
+                                    /**
+                                     * @description Filters an item must all match to exist for the key.
+                                     * @example [
+                                     *       "status=Active",
+                                     *       "location=WH-1"
+                                     *     ]
+                                     */
+                                    where: string[];
+                                    /**
+                                     * @description Item fields absent from every answer to the key.
+                                     * @example [
+                                     *       "barcode",
+                                     *       "customFields.cost"
+                                     *     ]
+                                     */
+                                    hideFields: string[];
+                                    /** @description Every quantity is served as at most this; null: no cap. */
+                                    quantityCap: number | null;
+                                } | null;
+                                /** @description When the view was last set or cleared; null if it never had one. */
+                                viewUpdatedAt: string | null;
                             };
                         };
                     };
@@ -1420,7 +1510,278 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a key’s view
+         * @description As `stockroom key update`: `view` replaces the whole view of the key (null clears it: every item, every field). Its next requests see the new view on every process within a second. Recorded as `key.updated` with the view before and after; the view it already has is refused. A revoked key is refused.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description Organization id or slug.
+                     * @example acme
+                     */
+                    org: string;
+                    /**
+                     * @description Key id.
+                     * @example 6740a1f2c3d4e5f6a7b8c9d0
+                     */
+                    keyId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The whole new view: it replaces the current one; null clears it. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What the key may see; null (or an empty view) for every item, every field. Absent parts are empty. */
+                        view: {
+                            /**
+                             * @description Filters that must all hold: `status=A[,B…]` (statuses, comma-separated), `location=CODE` (more than 0 there; one of the organization’s locations), `customFields.NAME=VALUE` (string equality on a top-level custom field).
+                             * @example [
+                             *       "status=Active",
+                             *       "location=WH-1"
+                             *     ]
+                             */
+                            where?: string[];
+                            /**
+                             * @description Item fields to hide, one per entry: description, sku, barcode, status, quantity, stock, customFields, createdAt, updatedAt, or customFields.NAME (_id, organizationId and name cannot be hidden).
+                             * @example [
+                             *       "barcode",
+                             *       "customFields.cost"
+                             *     ]
+                             */
+                            hideFields?: string[];
+                            /** @description Every quantity (item and stock) is served as min(quantity, quantityCap); null: no cap. */
+                            quantityCap?: number | null;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A key: everything but its secret and hash. */
+                            data: {
+                                /** @example 6740a1f2c3d4e5f6a7b8c9d0 */
+                                id: string;
+                                /** @example sr_org_a1B2 */
+                                prefix: string;
+                                name: string;
+                                type: "organization" | "user";
+                                /** @example 6740a1f2c3d4e5f6a7b8c9d0 */
+                                organizationId: string;
+                                userId: string | null;
+                                userEmail: string | null;
+                                permissions: string[];
+                                state: "active" | "disabled" | "expired" | "exhausted" | "revoked";
+                                expiresAt: string | null;
+                                /** @description Uses left; null: no quota. */
+                                remaining: number | null;
+                                rateLimit: {
+                                    max: number;
+                                    windowSeconds: number;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC with milliseconds
+                                 * @example 2026-11-22T05:01:04.123Z
+                                 */
+                                createdAt: string;
+                                lastUsedAt: string | null;
+                                revokedAt: string | null;
+                                /** @description After a rotation with a grace period: until when the previous secret works. */
+                                previousSecretValidUntil: string | null;
+                                /** @description What the key may see, canonical; null: every item, every field. */
+                                view: {
+                                    /**
+                                     * @description Filters an item must all match to exist for the key.
+                                     * @example [
+                                     *       "status=Active",
+                                     *       "location=WH-1"
+                                     *     ]
+                                     */
+                                    where: string[];
+                                    /**
+                                     * @description Item fields absent from every answer to the key.
+                                     * @example [
+                                     *       "barcode",
+                                     *       "customFields.cost"
+                                     *     ]
+                                     */
+                                    hideFields: string[];
+                                    /** @description Every quantity is served as at most this; null: no cap. */
+                                    quantityCap: number | null;
+                                } | null;
+                                /** @description When the view was last set or cleared; null if it never had one. */
+                                viewUpdatedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: INVALID_REQUEST */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_UNAUTHORIZED */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ORGANIZATION_NOT_FOUND, KEY_NOT_FOUND, LOCATION_NOT_FOUND */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: KEY_REVOKED */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: INTERNAL_ERROR */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: SERVICE_UNAVAILABLE */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/admin/v1/organizations/{org}/keys/{keyId}/disable": {
@@ -1494,6 +1855,29 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @description After a rotation with a grace period: until when the previous secret works. */
                                 previousSecretValidUntil: string | null;
+                                /** @description What the key may see, canonical; null: every item, every field. */
+                                view: {
+                                    /**
+                                     * @description Filters an item must all match to exist for the key.
+                                     * @example [
+                                     *       "status=Active",
+                                     *       "location=WH-1"
+                                     *     ]
+                                     */
+                                    where: string[];
+                                    /**
+                                     * @description Item fields absent from every answer to the key.
+                                     * @example [
+                                     *       "barcode",
+                                     *       "customFields.cost"
+                                     *     ]
+                                     */
+                                    hideFields: string[];
+                                    /** @description Every quantity is served as at most this; null: no cap. */
+                                    quantityCap: number | null;
+                                } | null;
+                                /** @description When the view was last set or cleared; null if it never had one. */
+                                viewUpdatedAt: string | null;
                             };
                         };
                     };
@@ -1709,6 +2093,29 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @description After a rotation with a grace period: until when the previous secret works. */
                                 previousSecretValidUntil: string | null;
+                                /** @description What the key may see, canonical; null: every item, every field. */
+                                view: {
+                                    /**
+                                     * @description Filters an item must all match to exist for the key.
+                                     * @example [
+                                     *       "status=Active",
+                                     *       "location=WH-1"
+                                     *     ]
+                                     */
+                                    where: string[];
+                                    /**
+                                     * @description Item fields absent from every answer to the key.
+                                     * @example [
+                                     *       "barcode",
+                                     *       "customFields.cost"
+                                     *     ]
+                                     */
+                                    hideFields: string[];
+                                    /** @description Every quantity is served as at most this; null: no cap. */
+                                    quantityCap: number | null;
+                                } | null;
+                                /** @description When the view was last set or cleared; null if it never had one. */
+                                viewUpdatedAt: string | null;
                             };
                         };
                     };
@@ -1924,6 +2331,29 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @description After a rotation with a grace period: until when the previous secret works. */
                                 previousSecretValidUntil: string | null;
+                                /** @description What the key may see, canonical; null: every item, every field. */
+                                view: {
+                                    /**
+                                     * @description Filters an item must all match to exist for the key.
+                                     * @example [
+                                     *       "status=Active",
+                                     *       "location=WH-1"
+                                     *     ]
+                                     */
+                                    where: string[];
+                                    /**
+                                     * @description Item fields absent from every answer to the key.
+                                     * @example [
+                                     *       "barcode",
+                                     *       "customFields.cost"
+                                     *     ]
+                                     */
+                                    hideFields: string[];
+                                    /** @description Every quantity is served as at most this; null: no cap. */
+                                    quantityCap: number | null;
+                                } | null;
+                                /** @description When the view was last set or cleared; null if it never had one. */
+                                viewUpdatedAt: string | null;
                             };
                         };
                     };
@@ -2129,6 +2559,29 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @description After a rotation with a grace period: until when the previous secret works. */
                                 previousSecretValidUntil: string | null;
+                                /** @description What the key may see, canonical; null: every item, every field. */
+                                view: {
+                                    /**
+                                     * @description Filters an item must all match to exist for the key.
+                                     * @example [
+                                     *       "status=Active",
+                                     *       "location=WH-1"
+                                     *     ]
+                                     */
+                                    where: string[];
+                                    /**
+                                     * @description Item fields absent from every answer to the key.
+                                     * @example [
+                                     *       "barcode",
+                                     *       "customFields.cost"
+                                     *     ]
+                                     */
+                                    hideFields: string[];
+                                    /** @description Every quantity is served as at most this; null: no cap. */
+                                    quantityCap: number | null;
+                                } | null;
+                                /** @description When the view was last set or cleared; null if it never had one. */
+                                viewUpdatedAt: string | null;
                             };
                         };
                     };

@@ -184,7 +184,7 @@ describe('the admin host', () => {
     expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
     const param = await t.admin('POST', '/admin/v1/organizations/acme/keys/abc', { json: {} });
     expect(param.status).toBe(405);
-    expect(param.headers.get('allow')).toBe('GET, HEAD');
+    expect(param.headers.get('allow')).toBe('GET, HEAD, PATCH');
   });
 
   it('reads JSON bodies only, and says what is wrong with one it cannot read', async () => {

@@ -62,6 +62,14 @@ export function problemError(problem: Problem): AdminError {
     case 'INVALID_SLUG':
       return invalid('slug', `${problem.message}.`);
     case 'NOTHING_TO_UPDATE':
+      if (problem.key) {
+        return invalid(
+          'view',
+          problem.key.view === null
+            ? `The key ${problem.key.id} has no view already; nothing was changed.`
+            : `The key ${problem.key.id} already has this view; nothing was changed.`,
+        );
+      }
       return invalid('body', 'Nothing to update: send name, enableFeatures or disableFeatures.');
     case 'FEATURE_CONFLICT':
       return invalid(

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { HIDEABLE_FIELDS, MAX_HIDDEN, MAX_QUANTITY_CAP, MAX_WHERE } from '../domain/view.js';
 import { IGNORED_FIELDS } from '../items/fields.js';
 import { LIMITS } from '../items/validate.js';
 import { FEATURES, PERMISSIONS } from '../keys/permissions.js';
@@ -81,9 +82,32 @@ const keyProperties = {
   previousSecretValidUntil: Type.Union([Timestamp, Type.Null()], {
     description: 'After a rotation with a grace period: until when the previous secret works.',
   }),
+  view: Type.Union(
+    [
+      Type.Object({
+        where: Type.Array(Type.String(), {
+          description: 'Filters an item must all match to exist for the key.',
+          examples: [['status=Active', 'location=WH-1']],
+        }),
+        hideFields: Type.Array(Type.String(), {
+          description: 'Item fields absent from every answer to the key.',
+          examples: [['barcode', 'customFields.cost']],
+        }),
+        quantityCap: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'Every quantity is served as at most this; null: no cap.',
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'What the key may see, canonical; null: every item, every field.' },
+  ),
+  viewUpdatedAt: Type.Union([Timestamp, Type.Null()], {
+    description: 'When the view was last set or cleared; null if it never had one.',
+  }),
 };
 
-export const KeyView = Type.Object(keyProperties, {
+/** A key as operators see it (domain/key-state.ts describeKey). */
+export const KeyDescription = Type.Object(keyProperties, {
   description: 'A key: everything but its secret and hash.',
 });
 
@@ -180,6 +204,43 @@ export const UpdateOrganizationBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A key's view as a request sends it (EXTENSIONS.md, "Key views"). */
+const ViewBody = Type.Union(
+  [
+    Type.Object(
+      {
+        where: Type.Optional(
+          Type.Array(Type.String(), {
+            maxItems: MAX_WHERE,
+            description:
+              'Filters that must all hold: `status=A[,B…]` (statuses, comma-separated), `location=CODE` (more than 0 there; one of the organization’s locations), `customFields.NAME=VALUE` (string equality on a top-level custom field).',
+            examples: [['status=Active', 'location=WH-1']],
+          }),
+        ),
+        hideFields: Type.Optional(
+          Type.Array(Type.String(), {
+            maxItems: MAX_HIDDEN,
+            description: `Item fields to hide, one per entry: ${HIDEABLE_FIELDS.join(', ')}, or customFields.NAME (_id, organizationId and name cannot be hidden).`,
+            examples: [['barcode', 'customFields.cost']],
+          }),
+        ),
+        quantityCap: Type.Optional(
+          Type.Union([Type.Integer({ minimum: 0, maximum: MAX_QUANTITY_CAP }), Type.Null()], {
+            description:
+              'Every quantity (item and stock) is served as min(quantity, quantityCap); null: no cap.',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  {
+    description:
+      'What the key may see; null (or an empty view) for every item, every field. Absent parts are empty.',
+  },
+);
+
 export const CreateKeyBody = Type.Object(
   {
     user: Type.Optional(
@@ -219,8 +280,19 @@ export const CreateKeyBody = Type.Object(
         examples: ['120/1m'],
       }),
     ),
+    view: Type.Optional(ViewBody),
   },
   { additionalProperties: false },
+);
+
+export const UpdateKeyBody = Type.Object(
+  {
+    view: ViewBody,
+  },
+  {
+    additionalProperties: false,
+    description: 'The whole new view: it replaces the current one; null clears it.',
+  },
 );
 
 export const RotateKeyBody = Type.Object(

@@ -114,7 +114,13 @@ function compileBody(schema: TSchema) {
       }
       case 'type': {
         const name = fieldName(first.instancePath);
-        const expected = [params.type].flat().map((t) => article(String(t)));
+        // A union (`view`: an object or null) fails once per member at the same place.
+        const types = errors
+          .filter((e) => e.keyword === 'type' && e.instancePath === first.instancePath)
+          .flatMap((e) => [(e.params as Record<string, unknown>).type].flat());
+        const expected = [...new Set(types.length > 0 ? types : [params.type].flat())].map((t) =>
+          article(String(t)),
+        );
         const got = typeOf(at(input, first.instancePath));
         const subject = name === 'body' ? 'The body' : name;
         return {

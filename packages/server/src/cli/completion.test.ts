@@ -28,6 +28,7 @@ describe('stockroom completion', () => {
         '',
         'org delete',
         'key revoke',
+        'key update',
         'items import',
         'webhook deliveries',
         'completion',

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { DomainError } from '../domain/errors.js';
+import { viewText } from '../domain/view.js';
 import { ImportFileError } from '../items/errors.js';
 import { OperationError, type Problem } from '../operations/errors.js';
 import { ServeLockError } from '../serve-lock.js';
@@ -97,8 +98,17 @@ export function cliErrorFor(problem: Problem): CliError {
       );
     case 'INVALID_SLUG':
       return usageError(`option '--slug <SLUG>' argument is invalid. ${problem.message}`);
-    case 'NOTHING_TO_UPDATE':
-      return usageError('nothing to update; pass --name, --enable-feature or --disable-feature');
+    case 'NOTHING_TO_UPDATE': {
+      const { key } = problem;
+      if (!key) {
+        return usageError('nothing to update; pass --name, --enable-feature or --disable-feature');
+      }
+      return usageError(
+        key.view === null
+          ? `key ${key.id} has no view already (it sees every item, every field); nothing was changed`
+          : `key ${key.id} already has this view (${viewText(key.view)}); nothing was changed`,
+      );
+    }
     case 'FEATURE_CONFLICT':
       return usageError(
         `cannot both enable and disable the feature ${JSON.stringify(problem.feature)}`,

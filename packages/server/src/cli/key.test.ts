@@ -48,6 +48,8 @@ describe('stockroom key', () => {
       lastUsedAt: null,
       revokedAt: null,
       previousSecretValidUntil: null,
+      view: null,
+      viewUpdatedAt: null,
     });
     const stored = await sandbox.store().getApiKey(id);
     expect(stored?.hash).toBe(hashKey(key));
@@ -262,20 +264,22 @@ describe('stockroom key', () => {
     const human = await run(['key', 'list', '--org', acme]);
     expectSuccess(human);
     const lines = human.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^ID +PREFIX +NAME +TYPE +STATE +EXPIRES +LAST USED$/);
+    expect(lines[0]).toMatch(/^ID +PREFIX +NAME +TYPE +STATE +VIEW +EXPIRES +LAST USED$/);
     expect(lines).toHaveLength(1 + listed.json.keys.length);
-    expect(human.stdout).toMatch(/ user +active +never +never$/m);
-    expect(human.stdout).toMatch(/ Partner +org +exhausted +\d{4}-\d\d-\d\d +never$/m);
+    expect(human.stdout).toMatch(/ user +active +all +never +never$/m);
+    expect(human.stdout).toMatch(/ Partner +org +exhausted +all +\d{4}-\d\d-\d\d +never$/m);
 
     const wide = await run(['key', 'list', '--org', acme, '--wide']);
     expectSuccess(wide);
     const wideLines = wide.stdout.trimEnd().split('\n');
     expect(wideLines[0]).toMatch(
-      /^ID +PREFIX +NAME +TYPE +USER +STATE +REMAINING +RATE LIMIT +EXPIRES +LAST USED$/,
+      /^ID +PREFIX +NAME +TYPE +USER +STATE +REMAINING +RATE LIMIT +EXPIRES +LAST USED +VIEW$/,
     );
     expect(wideLines).toHaveLength(1 + listed.json.keys.length);
-    expect(wide.stdout).toMatch(/ user +ana@example\.com +active +- +600\/1m +never +never$/m);
-    expect(wide.stdout).toMatch(/Partner +organization +- +exhausted +0 +10\/1s +\S+Z +never$/m);
+    expect(wide.stdout).toMatch(/ user +ana@example\.com +active +- +600\/1m +never +never +all$/m);
+    expect(wide.stdout).toMatch(
+      /Partner +organization +- +exhausted +0 +10\/1s +\S+Z +never +all$/m,
+    );
   });
 
   it('list: every line fits 100 columns with realistic keys; --wide keeps every detail', async () => {
@@ -317,7 +321,7 @@ describe('stockroom key', () => {
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
     expect(listed.stdout).toContain('Warehouse scanner');
     expect(listed.stdout).toContain('…');
-    expect(listed.stdout).toMatch(/ org +active +2027-01-31 +never$/m);
+    expect(listed.stdout).toMatch(/ org +active +all +2027-01-31 +never$/m);
 
     const wide = await run(['key', 'list', '--org', org, '--wide']);
     expect(wide.stdout).toContain(longName);

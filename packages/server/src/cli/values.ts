@@ -5,6 +5,7 @@ import * as rateLimit from '../domain/rate-limit-spec.js';
 import * as sku from '../domain/sku.js';
 import * as slug from '../domain/slug.js';
 import * as text from '../domain/text.js';
+import * as view from '../domain/view.js';
 import { isId } from '../ids.js';
 import { isWellFormedKey } from '../keys/format.js';
 
@@ -38,6 +39,36 @@ export const parseQuota = optionParser(keyLimits.parseQuota);
 export const parseRateLimit = optionParser(rateLimit.parseRateLimit);
 export const parseSlug = optionParser(slug.parseSlug);
 export const parseSku = optionParser(sku.parseSku);
+
+/**
+ * A repeatable part of a key view (`--where`, `--hide-fields`): every value given, parsed and
+ * canonical, and whether `none` (no filter, nothing hidden) was given, which `key update` uses
+ * to drop that part and which the command refuses next to other values.
+ */
+export interface ViewPart {
+  values: string[];
+  none: boolean;
+}
+
+function viewPartCollector(
+  parse: (raw: string) => string[],
+): (raw: string, previous: ViewPart | undefined) => ViewPart {
+  const checked = optionParser(parse);
+  return (raw, previous = { values: [], none: false }) =>
+    raw.trim() === 'none'
+      ? { ...previous, none: true }
+      : { values: [...previous.values, ...checked(raw)], none: previous.none };
+}
+
+/** `--where EXPR` (repeatable): one filter each, canonical. */
+export const collectWhere = viewPartCollector((raw) => [view.parseWhere(raw)]);
+/** `--hide-fields LIST` (repeatable, comma-separated). */
+export const collectHideFields = viewPartCollector(view.parseHideFields);
+
+/** `--quantity-cap N`, or `none` for no cap (not null: commander turns null into ''). */
+export function parseQuantityCap(raw: string): number | 'none' {
+  return raw.trim() === 'none' ? 'none' : optionParser(view.parseQuantityCap)(raw);
+}
 
 /** Trimmed text of 1..max characters (names of organizations, users, keys). */
 export function textParser(max: number): (raw: string) => string {

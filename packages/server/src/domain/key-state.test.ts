@@ -57,9 +57,19 @@ describe('key state', () => {
       lastUsedAt: null,
       revokedAt: null,
       previousSecretValidUntil: null,
+      view: null,
+      viewUpdatedAt: null,
     });
     expect(JSON.stringify(view)).not.toContain('eeee');
     expect(JSON.stringify(view)).not.toContain('ffff');
+  });
+
+  it('shows the view as stored, with when it was set', () => {
+    const view = { where: ['status=Active'], hideFields: ['barcode'], quantityCap: 5 };
+    expect(describeKey(key({ view, viewUpdatedAt: NOW }))).toMatchObject({
+      view,
+      viewUpdatedAt: '2026-11-28T00:00:00.000Z',
+    });
   });
 
   it('says until when a previous secret still works, only while it does', () => {

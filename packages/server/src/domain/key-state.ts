@@ -39,6 +39,10 @@ export function describeKey(key: ApiKeyRecord, userEmail: string | null = null) 
       key.previousHashExpiresAt !== null && key.previousHashExpiresAt > Date.now()
         ? iso(key.previousHashExpiresAt)
         : null,
+    /** What the key may see (domain/view.ts); null: every item, every field. */
+    view: key.view,
+    /** When the view was last set or cleared; null if it never had one. */
+    viewUpdatedAt: iso(key.viewUpdatedAt),
   };
 }
 

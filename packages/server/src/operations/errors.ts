@@ -9,8 +9,11 @@ export type Problem =
   | { code: 'SLUG_UNDERIVABLE'; name: string }
   /** The slug given is malformed, or looks like an id. */
   | { code: 'INVALID_SLUG'; message: string }
-  /** An update that changes nothing was asked for. */
-  | { code: 'NOTHING_TO_UPDATE' }
+  /**
+   * An update that changes nothing was asked for; `key` when it is a key's view, set to the
+   * view it already has.
+   */
+  | { code: 'NOTHING_TO_UPDATE'; key?: ApiKeyRecord }
   /** The same feature is to be enabled and disabled at once. */
   | { code: 'FEATURE_CONFLICT'; feature: string }
   /** The organization was deleted by someone else between its lookup and this change. */

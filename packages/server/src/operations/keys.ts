@@ -124,7 +124,7 @@ export async function updateKeyView(
 ): Promise<ApiKeyRecord> {
   refuseRevoked(current, 'updated');
   if (JSON.stringify(view) === JSON.stringify(current.view)) {
-    throw new OperationError({ code: 'NOTHING_TO_UPDATE' });
+    throw new OperationError({ code: 'NOTHING_TO_UPDATE', key: current });
   }
   if (view) await checkViewLocations(store, organization, view);
   const changed = await store.setApiKeyView(current.id, view, Date.now());

@@ -303,3 +303,180 @@ describe('listing, showing and changing keys', () => {
     expect(error.message).toMatch(message);
   });
 });
+
+describe('key views on the admin API', () => {
+  const VIEW = {
+    where: ['status=Active', 'location=WH-1'],
+    hideFields: ['barcode', 'customFields.cost'],
+    quantityCap: 10,
+  };
+
+  async function withLocation() {
+    const org = await t.server.createOrganization();
+    const location = await t.admin('POST', `/admin/v1/organizations/${org.id}/locations`, {
+      json: { code: 'WH-1', name: 'Warehouse' },
+    });
+    expect(location.status).toBe(201);
+    return org;
+  }
+
+  it('POST takes a view, canonical in the answer, the store and the audit event', async () => {
+    const org = await withLocation();
+    const answer = await t.admin('POST', `/admin/v1/organizations/${org.id}/keys`, {
+      json: {
+        view: {
+          where: ['status=Active,Active', 'location=WH-1', 'status=Active,Active'],
+          hideFields: ['customFields.cost', 'barcode', 'barcode'],
+          quantityCap: 10,
+        },
+      },
+    });
+    expect(answer.status).toBe(201);
+    const view = { ...VIEW, where: ['status=Active', 'location=WH-1'] };
+    expect(answer.body.data).toMatchObject({ view, viewUpdatedAt: expect.stringMatching(/Z$/) });
+    expect((await t.server.store.getApiKey(answer.body.data.id))?.view).toEqual(view);
+    const event = (await t.server.store.listAuditEvents(org.id)).find(
+      (e) => e.action === 'key.created',
+    );
+    expect(event).toMatchObject({ target: answer.body.data.id, details: { view } });
+
+    // Absent, null or empty: no view.
+    for (const json of [{}, { view: null }, { view: {} }, { view: { where: [] } }]) {
+      const plain = await t.admin('POST', `/admin/v1/organizations/${org.id}/keys`, { json });
+      expect(plain.status).toBe(201);
+      expect(plain.body.data).toMatchObject({ view: null, viewUpdatedAt: null });
+    }
+    const listed = await t.admin('GET', `/admin/v1/organizations/${org.id}/keys`);
+    expect(listed.body.data[0]).toMatchObject({ view });
+    expect(listed.body.data[1]).toMatchObject({ view: null, viewUpdatedAt: null });
+  });
+
+  it('PATCH replaces the whole view, then clears it; each change is audited', async () => {
+    const org = await withLocation();
+    const { record } = await t.server.createKey({ organizationId: org.id, name: 'Partner' });
+    const path = `/admin/v1/organizations/${org.slug}/keys/${record.id}`;
+    const set = await t.admin('PATCH', path, { json: { view: VIEW } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data).toMatchObject({ id: record.id, name: 'Partner', view: VIEW });
+    expect(Date.parse(set.body.data.viewUpdatedAt)).toBeLessThanOrEqual(Date.now());
+
+    // The whole view is replaced: parts not sent are gone.
+    const replaced = await t.admin('PATCH', path, { json: { view: { quantityCap: 3 } } });
+    expect(replaced.body.data.view).toEqual({ where: [], hideFields: [], quantityCap: 3 });
+
+    const cleared = await t.admin('PATCH', path, { json: { view: null } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data.view).toBeNull();
+    expect(cleared.body.data.viewUpdatedAt).not.toBeNull();
+    expect((await t.server.store.getApiKey(record.id))?.view).toBeNull();
+
+    const events = (await t.server.store.listAuditEvents(org.id)).filter(
+      (e) => e.action === 'key.updated',
+    );
+    expect(events.map((e) => e.details)).toEqual([
+      expect.objectContaining({ previousView: null, view: VIEW }),
+      expect.objectContaining({
+        previousView: VIEW,
+        view: { where: [], hideFields: [], quantityCap: 3 },
+      }),
+      expect.objectContaining({ view: null }),
+    ]);
+    expect(events[0]?.actor).toBe('admin-api:127.0.0.1');
+
+    // The same view again changes nothing.
+    const again = await refused(org.id, 'PATCH', path, { view: null }, 400);
+    expect(again).toMatchObject({ code: 'INVALID_REQUEST', param: 'view' });
+    expect(again.message).toMatch(/has no view already/);
+  });
+
+  it.each([
+    [{ view: { where: ['status=Active', 'colour=red'] } }, 'view.where[1]', /cannot be filtered/],
+    [{ view: { where: ['status=Gone'] } }, 'view.where[0]', /"Gone" is not a status/],
+    [{ view: { where: ['location='] } }, 'view.where[0]', /location=/],
+    [{ view: { where: ['customFields.a=\u0000'] } }, 'view.where[0]', /NUL/],
+    [{ view: { hideFields: ['barcode', 'name'] } }, 'view.hideFields[1]', /name cannot be hidden/],
+    [{ view: { hideFields: ['colour'] } }, 'view.hideFields[0]', /is not an item field/],
+    [{ view: { hideFields: ['barcode,stock'] } }, 'view.hideFields[0]', /one field per entry/],
+    [{ view: { hideFields: [''] } }, 'view.hideFields[0]', /no field named/],
+    [{ view: { quantityCap: -1 } }, 'view.quantityCap', /at least 0/],
+    [{ view: { quantityCap: 1.5 } }, 'view.quantityCap', /integer/],
+    [{ view: { quantityCap: 1_000_000_001 } }, 'view.quantityCap', /at most 1000000000/],
+    [{ view: { where: 'status=Active' } }, 'view.where', /must be an array/],
+    [{ view: { where: Array(11).fill('status=Active') } }, 'view.where', /at most 10/],
+    [{ view: { colour: 'red' } }, 'view.colour', /Unknown field "colour"/],
+    [{ view: 'status=Active' }, 'view', /JSON object or null/],
+    [{}, 'view', /view is required/],
+  ])('PATCH refuses %j naming %s, and writes nothing', async (json, param, message) => {
+    const org = await t.server.createOrganization();
+    const { record } = await t.server.createKey({ organizationId: org.id });
+    const path = `/admin/v1/organizations/${org.id}/keys/${record.id}`;
+    const error = await refused(org.id, 'PATCH', path, json, 400);
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST', param });
+    expect(error.message).toMatch(message);
+    if ('view' in json) {
+      // POST checks a view the same way.
+      const created = await refused(
+        org.id,
+        'POST',
+        `/admin/v1/organizations/${org.id}/keys`,
+        json,
+        400,
+      );
+      expect(created).toMatchObject({ code: 'INVALID_REQUEST', param });
+    }
+  });
+
+  it('an unknown location is 404 LOCATION_NOT_FOUND naming the filter, on POST and PATCH', async () => {
+    const org = await withLocation();
+    const { record } = await t.server.createKey({ organizationId: org.id });
+    const view = { where: ['location=WH-1', 'location=wh-1'] };
+    for (const [method, path] of [
+      ['POST', `/admin/v1/organizations/${org.id}/keys`],
+      ['PATCH', `/admin/v1/organizations/${org.id}/keys/${record.id}`],
+    ] as const) {
+      const error = await refused(org.id, method, path, { view }, 404);
+      expect(error).toMatchObject({ code: 'LOCATION_NOT_FOUND', param: 'view.where[1]' });
+      expect(error.message).toMatch(/no location with code "wh-1"/);
+    }
+  });
+
+  it('PATCH: 404 for an unknown organization or key, 409 for a revoked key', async () => {
+    const org = await t.server.createOrganization();
+    const other = await t.server.createOrganization();
+    const { record } = await t.server.createKey({ organizationId: other.id });
+    const json = { view: { quantityCap: 1 } };
+    const noOrg = await t.admin('PATCH', `/admin/v1/organizations/nope/keys/${record.id}`, {
+      json,
+    });
+    expect(noOrg.status).toBe(404);
+    expect(noOrg.body.error.code).toBe('ORGANIZATION_NOT_FOUND');
+    const elsewhere = await refused(
+      other.id,
+      'PATCH',
+      `/admin/v1/organizations/${org.id}/keys/${record.id}`,
+      json,
+      404,
+    );
+    expect(elsewhere).toMatchObject({ code: 'KEY_NOT_FOUND', param: 'keyId' });
+    const base = `/admin/v1/organizations/${other.id}/keys/${record.id}`;
+    expect((await t.admin('POST', `${base}/revoke`)).status).toBe(200);
+    const revoked = await refused(other.id, 'PATCH', base, json, 409);
+    expect(revoked).toMatchObject({ code: 'KEY_REVOKED', param: 'keyId' });
+    expect(revoked.message).toMatch(/cannot be updated/);
+  });
+
+  it('the OpenAPI document has the PATCH route and the view in every key', async () => {
+    const doc = (await t.admin('GET', '/admin/v1/openapi.json')).body;
+    const patch = doc.paths['/admin/v1/organizations/{org}/keys/{keyId}'].patch;
+    expect(patch.summary).toBe('Update a key’s view');
+    expect(Object.keys(patch.responses).sort()).toEqual(
+      ['200', '400', '401', '404', '409', '415', '500', '503'].sort(),
+    );
+    const body = JSON.stringify(patch.requestBody);
+    expect(body).toContain('quantityCap');
+    const shown = JSON.stringify(patch.responses['200']);
+    expect(shown).toContain('viewUpdatedAt');
+    const create = doc.paths['/admin/v1/organizations/{org}/keys'].post;
+    expect(JSON.stringify(create.requestBody)).toContain('hideFields');
+  });
+});

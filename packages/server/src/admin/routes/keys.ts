@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Services } from '../../context.js';
+import { DomainError } from '../../domain/errors.js';
 import { parseExpiresIn, parseFutureDate, parseGrace } from '../../domain/key-limits.js';
 import { describeKey } from '../../domain/key-state.js';
 import { parseRateLimit } from '../../domain/rate-limit-spec.js';
 import { textParser } from '../../domain/text.js';
+import { makeView, parseHideFields, parseWhere } from '../../domain/view.js';
 import { PERMISSIONS } from '../../keys/permissions.js';
+import { OperationError } from '../../operations/errors.js';
 import {
   createKey,
   expiryFrom,
@@ -14,18 +17,20 @@ import {
   revokeKey,
   rotateKey,
   setKeyEnabled,
+  updateKeyView,
 } from '../../operations/keys.js';
-import type { ApiKeyRecord } from '../../store/types.js';
-import { actorOf, findKey, findOrganization } from '../context.js';
-import { invalid } from '../errors.js';
+import type { ApiKeyRecord, KeyView } from '../../store/types.js';
+import { actorOf, findKey, findOrganization, problemError } from '../context.js';
+import { AdminError, invalid } from '../errors.js';
 import {
   adminErrors,
   CreateKeyBody,
+  KeyDescription,
   KeyParams,
-  KeyView,
   KeyWithSecret,
   OrgParam,
   RotateKeyBody,
+  UpdateKeyBody,
 } from '../schemas.js';
 import { field } from '../validation.js';
 
@@ -54,6 +59,50 @@ function permissionNames(values: string[]): string[] {
   return [...new Set(values)];
 }
 
+type ViewInput = NonNullable<Static<typeof UpdateKeyBody>['view']>;
+
+/**
+ * A view as the body sends it, checked with the CLI's rules (domain/view.ts) and canonical;
+ * each refusal names the member at fault (`view.where[1]`).
+ */
+function viewOf(input: ViewInput | null): KeyView | null {
+  if (input === null) return null;
+  const where = (input.where ?? []).map((raw, i) => field(`view.where[${i}]`, parseWhere, raw));
+  const hideFields = (input.hideFields ?? []).map((raw, i) => {
+    const name = `view.hideFields[${i}]`;
+    // One field per entry: a comma-separated list is the CLI's spelling, not the API's.
+    if (raw.includes(',')) {
+      throw invalid(name, `${name}: name one field per entry, e.g. ["barcode", "stock"].`);
+    }
+    return field(name, (text) => parseHideFields(text)[0] as string, raw);
+  });
+  try {
+    return makeView({ where, hideFields, quantityCap: input.quantityCap ?? null });
+  } catch (error) {
+    if (error instanceof DomainError) throw invalid(`view.${error.field}`, `${error.message}.`);
+    throw error;
+  }
+}
+
+/**
+ * A view's location that the organization lacks is answered as elsewhere (404
+ * LOCATION_NOT_FOUND), naming the filter at fault.
+ */
+async function withViewLocations<T>(view: KeyView | null, change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (error instanceof OperationError && error.problem.code === 'LOCATION_NOT_FOUND') {
+      const index = view?.where.indexOf(`location=${error.problem.location}`) ?? -1;
+      const mapped = problemError(error.problem);
+      throw new AdminError('LOCATION_NOT_FOUND', mapped.message, {
+        param: index >= 0 ? `view.where[${index}]` : 'view',
+      });
+    }
+    throw error;
+  }
+}
+
 /** The key as the CLI shows it, with its user's email (user keys). */
 async function shown(services: Services, key: ApiKeyRecord) {
   return describeKey(key, await keyUserEmail(services.store, key));
@@ -72,7 +121,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
         tags: TAGS,
         params: OrgParam,
         response: {
-          200: Type.Object({ data: Type.Array(KeyView) }),
+          200: Type.Object({ data: Type.Array(KeyDescription) }),
           ...adminErrors(['ORGANIZATION_NOT_FOUND']),
         },
       },
@@ -90,7 +139,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
       schema: {
         summary: 'Create a key',
         description:
-          'As `stockroom key create`: an organization key, or a user key for a member with `user`. The answer carries the key itself, once: it is stored only as a hash.',
+          'As `stockroom key create`: an organization key, or a user key for a member with `user`, seeing only what `view` allows. The answer carries the key itself, once: it is stored only as a hash.',
         tags: TAGS,
         params: OrgParam,
         body: CreateKeyBody,
@@ -99,6 +148,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
           ...adminErrors([
             'INVALID_REQUEST',
             'ORGANIZATION_NOT_FOUND',
+            'LOCATION_NOT_FOUND',
             'USER_NOT_FOUND',
             'NOT_A_MEMBER',
             'UNSUPPORTED_MEDIA_TYPE',
@@ -133,18 +183,22 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
       ) {
         throw invalid('user', 'user must be a user id or an email address (1-254 characters).');
       }
+      const view = body.view === undefined ? null : viewOf(body.view);
       const organization = await findOrganization(store, org);
-      const { issued, user } = await createKey(store, actorOf(request), organization, {
-        ...(body.user !== undefined && { user: body.user }),
-        ...(name !== undefined && { name }),
-        ...(permissions !== undefined && { permissions }),
-        expiresAt: expiryFrom({
-          ...(expiresIn !== undefined && { expiresIn }),
-          ...(expiresAt !== undefined && { expiresAt }),
+      const { issued, user } = await withViewLocations(view, () =>
+        createKey(store, actorOf(request), organization, {
+          ...(body.user !== undefined && { user: body.user }),
+          ...(name !== undefined && { name }),
+          ...(permissions !== undefined && { permissions }),
+          expiresAt: expiryFrom({
+            ...(expiresIn !== undefined && { expiresIn }),
+            ...(expiresAt !== undefined && { expiresAt }),
+          }),
+          remaining: body.remaining ?? null,
+          ...(rateLimit !== undefined && { rateLimit: rateLimit === 'none' ? null : rateLimit }),
+          view,
         }),
-        remaining: body.remaining ?? null,
-        ...(rateLimit !== undefined && { rateLimit: rateLimit === 'none' ? null : rateLimit }),
-      });
+      );
       const { id, ...rest } = describeKey(issued.record, user?.email ?? null);
       reply
         .code(201)
@@ -163,7 +217,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
         tags: TAGS,
         params: KeyParams,
         response: {
-          200: Type.Object({ data: KeyView }),
+          200: Type.Object({ data: KeyDescription }),
           ...adminErrors(['INVALID_REQUEST', 'ORGANIZATION_NOT_FOUND', 'KEY_NOT_FOUND']),
         },
       },
@@ -172,6 +226,41 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
       const { org, keyId } = request.params;
       const organization = await findOrganization(store, org);
       return { data: await shown(services, await findKey(store, organization, keyId)) };
+    },
+  );
+
+  app.patch<KeyRequest & { Body: Static<typeof UpdateKeyBody> }>(
+    '/admin/v1/organizations/:org/keys/:keyId',
+    {
+      schema: {
+        summary: 'Update a key’s view',
+        description:
+          'As `stockroom key update`: `view` replaces the whole view of the key (null clears it: every item, every field). Its next requests see the new view on every process within a second. Recorded as `key.updated` with the view before and after; the view it already has is refused. A revoked key is refused.',
+        tags: TAGS,
+        params: KeyParams,
+        body: UpdateKeyBody,
+        response: {
+          200: Type.Object({ data: KeyDescription }),
+          ...adminErrors([
+            'INVALID_REQUEST',
+            'ORGANIZATION_NOT_FOUND',
+            'KEY_NOT_FOUND',
+            'LOCATION_NOT_FOUND',
+            'KEY_REVOKED',
+            'UNSUPPORTED_MEDIA_TYPE',
+          ]),
+        },
+      },
+    },
+    async (request) => {
+      const { org, keyId } = request.params;
+      const view = viewOf(request.body.view);
+      const organization = await findOrganization(store, org);
+      const current = await findKey(store, organization, keyId);
+      const changed = await withViewLocations(view, () =>
+        updateKeyView(store, actorOf(request), organization, current, view),
+      );
+      return { data: await shown(services, changed) };
     },
   );
 
@@ -189,7 +278,7 @@ export default function keyRoutes(app: FastifyInstance, services: Services) {
           tags: TAGS,
           params: KeyParams,
           response: {
-            200: Type.Object({ data: KeyView }),
+            200: Type.Object({ data: KeyDescription }),
             ...adminErrors([
               'INVALID_REQUEST',
               'ORGANIZATION_NOT_FOUND',
