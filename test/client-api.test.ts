@@ -72,6 +72,7 @@ describe('methods', () => {
       organizationId: server.demo.organizationId,
       permissions: ['inventory:view'],
       rateLimit: { max: 600, windowSeconds: 60 },
+      view: null,
     });
     expect(server.demo.key.startsWith(data.key.prefix)).toBe(true);
     expect(JSON.stringify(data)).not.toContain(server.demo.key);

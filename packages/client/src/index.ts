@@ -61,6 +61,7 @@ export type {
   ItemPage,
   ItemStatus,
   KeyVerification,
+  KeyView,
   ListItemsParams,
   Location,
   LocationList,

@@ -13,6 +13,7 @@ import {
   type ItemField,
   type ItemPage,
   type KeyVerification,
+  type KeyView,
   type Location,
   NOT_MODIFIED,
   type NotModified,
@@ -156,6 +157,15 @@ await stockroom.inventory.get();
 expectTypeOf(await stockroom.organization.get()).toEqualTypeOf<Organization>();
 expectTypeOf(await stockroom.verifyKey()).toEqualTypeOf<KeyVerification>();
 expectTypeOf((await stockroom.health()).status).toEqualTypeOf<'ok' | 'degraded' | 'unavailable'>();
+
+// The key's view (docs: "Key views"): null for a key that sees every item whole.
+expectTypeOf((await stockroom.verifyKey()).key.view).toEqualTypeOf<KeyView | null>();
+expectTypeOf<KeyView>().toEqualTypeOf<{
+  where: string[];
+  hideFields: string[];
+  quantityCap: number | null;
+}>();
+
 const { data, response } = await stockroom.inventory.list({ fields: ['name'] }).withResponse();
 expectTypeOf(data.data).toEqualTypeOf<Array<{ name: string }>>();
 expectTypeOf(response.requestId).toEqualTypeOf<string | null>();

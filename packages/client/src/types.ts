@@ -22,7 +22,15 @@ export type Location = Schemas['Location'];
 export type StockEntry = InventoryItem['stock'][number];
 export type HealthReport = Schemas['HealthResponse'];
 export type KeyVerification = Schemas['VerifyResponse'];
+/** The key `verifyKey()` describes. */
 export type ApiKeyInfo = KeyVerification['key'];
+/**
+ * What a key may see (docs: "Key views"), as `verifyKey()` reports it in `key.view` (null for a
+ * key that sees every item whole): items for which every `where` filter holds
+ * (`status=A[,B…]`, `location=CODE`, `customFields.NAME=VALUE`), without the `hideFields` (item
+ * fields, or `customFields.NAME`), every quantity served as at most `quantityCap`.
+ */
+export type KeyView = NonNullable<ApiKeyInfo['view']>;
 
 /** Every code the server documents today; newer servers may send others. */
 export type ErrorCode = Schemas['ErrorResponse']['error']['code'];

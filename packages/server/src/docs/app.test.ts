@@ -12,6 +12,7 @@ const SLUGS = [
   'quickstart',
   'authentication',
   'keys-and-limits',
+  'key-views',
   'errors',
   'organization',
   'inventory-items',

@@ -35,7 +35,14 @@ export type Pages = Record<Locale, Map<string, Page>>;
 export const NAV_SECTIONS = [
   {
     id: 'get-started',
-    pages: ['introduction', 'quickstart', 'authentication', 'keys-and-limits', 'errors'],
+    pages: [
+      'introduction',
+      'quickstart',
+      'authentication',
+      'keys-and-limits',
+      'key-views',
+      'errors',
+    ],
   },
   {
     id: 'api',
