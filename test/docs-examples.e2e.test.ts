@@ -57,8 +57,14 @@ beforeAll(async () => {
   });
   const first = await server.request('/api/v1/inventory/items?limit=2', { key: server.demo.key });
   expect(first.status).toBe(200);
+  // A key of the demo organization for the examples that change one (its view).
+  const spare = await server.createKey({
+    organizationId: server.demo.organizationId,
+    name: 'Docs examples',
+  });
   env = {
     PATH: process.env.PATH,
+    KEY_ID: spare.record.id,
     STOCKROOM_API_KEY: server.demo.key,
     ITEM_ID: server.demo.itemId,
     CURSOR: first.body.nextCursor,

@@ -26,7 +26,7 @@ describe('docs curl examples', () => {
       const variables = example.command.match(/\$[A-Z_]+/g) ?? [];
       for (const variable of variables) {
         expect(
-          ['$STOCKROOM_API_KEY', '$ITEM_ID', '$CURSOR', '$ADMIN_TOKEN'],
+          ['$STOCKROOM_API_KEY', '$ITEM_ID', '$CURSOR', '$ADMIN_TOKEN', '$KEY_ID'],
           example.where,
         ).toContain(variable);
       }

@@ -7,8 +7,10 @@ import type { Pages } from './content.js';
  *
  * Convention: in a `bash` code block, every command that starts with `curl` (continued over
  * lines ending in `\`) is followed by a line `# → STATUS`, the status the docs promise. The
- * examples use `http://127.0.0.1:3000` (API), `http://127.0.0.1:3001` (docs) and the shell
- * variables `$STOCKROOM_API_KEY`, `$ITEM_ID` and `$CURSOR`.
+ * examples use `http://127.0.0.1:3000` (API), `http://127.0.0.1:3001` (docs),
+ * `http://127.0.0.1:3002` (admin) and the shell variables `$STOCKROOM_API_KEY`, `$ITEM_ID`,
+ * `$CURSOR`, `$ADMIN_TOKEN` and `$KEY_ID` (the id of a key of the organization, not the one
+ * in `$STOCKROOM_API_KEY`: an example may change it).
  */
 
 export interface CurlExample {
