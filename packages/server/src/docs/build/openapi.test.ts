@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { STRINGS } from '../i18n.js';
 import { type RunningDocs, startDocs } from '../testing.js';
+import { OpenApiView } from './openapi.js';
 
 /**
  * The API reference generator, through the docs host: every word it adds to the OpenAPI
@@ -141,32 +142,28 @@ describe('the Spanish API reference', () => {
 
   test('says it in Spanish instead', () => {
     expect(es).toContain('**URL base:** `https://api.example.test`');
-    expect(es).toMatch(/\| `datos` +\| `array de Cosa` +\|/);
-    expect(es).toMatch(/\| `etiquetas` +\| `array de string` \(opcional\) +\|/);
-    expect(es).toMatch(/\| `extra` +\| `cualquiera` \(opcional\) +\|/);
-    expect(es).toMatch(/\| `fecha` +\| `string \(date-time\)` \(opcional\) +\|/);
+    expect(es).toMatch(/\|`datos`\|`array de Cosa`\|/);
+    expect(es).toMatch(/\|`etiquetas`\|`array de string` \(opcional\)\|/);
+    expect(es).toMatch(/\|`extra`\|`cualquiera` \(opcional\)\|/);
+    expect(es).toMatch(/\|`fecha`\|`string \(date-time\)` \(opcional\)\|/);
     expect(es).toMatch(
-      /\| `limite` +\| consulta \| no +\| `string` +\| \(patrón `\^\[0-9\]\+\$`, longitud mínima 1, longitud máxima 4\) +\|/,
+      /\|`limite`\|consulta\|no\|`string`\|\(patrón `\^\[0-9\]\+\$`, longitud mínima 1, longitud máxima 4\)\|/,
     );
-    expect(es).toMatch(
-      /\| `cuantas` +\| consulta \| no +\| `integer` +\| \(mínimo 1, máximo 9\) +\|/,
-    );
-    expect(es).toMatch(
-      /\| `orden` +\| consulta \| no +\| `string` +\| \(valor por defecto `"asc"`\) +\|/,
-    );
-    expect(es).toMatch(/\| `id` +\| ruta +\| sí +\|/);
-    expect(es).toMatch(/\| `x-traza` +\| cabecera +\| no +\|/);
-    expect(es).toMatch(/\| `200` +\| Correcto +\| `object` +\|/);
-    expect(es).toMatch(/\| `503` +\| Servicio no disponible +\| +\|/);
+    expect(es).toMatch(/\|`cuantas`\|consulta\|no\|`integer`\|\(mínimo 1, máximo 9\)\|/);
+    expect(es).toMatch(/\|`orden`\|consulta\|no\|`string`\|\(valor por defecto `"asc"`\)\|/);
+    expect(es).toMatch(/\|`id`\|ruta\|sí\|/);
+    expect(es).toMatch(/\|`x-traza`\|cabecera\|no\|/);
+    expect(es).toMatch(/\|`200`\|Correcto\|`object`\|/);
+    expect(es).toMatch(/\|`503`\|Servicio no disponible\|\|/);
   });
 
   test('gives every HTTP status a Spanish reason phrase', () => {
     for (const [status, phrase] of Object.entries(STATUS_CODES)) {
-      const row = new RegExp(`^\\| \`${status}\` +\\| ([^|]*?) +\\|`, 'm').exec(es);
+      const row = new RegExp(`^\\|\`${status}\`\\|([^|]*?)\\|`, 'm').exec(es);
       expect(row?.[1], status).toBeTruthy();
       expect(row?.[1], status).not.toBe(phrase);
       expect(en, status).toMatch(
-        new RegExp(`^\\| \`${status}\` +\\| ${literal(phrase ?? '')} +\\|`, 'm'),
+        new RegExp(`^\\|\`${status}\`\\|${literal(phrase ?? '')}\\|`, 'm'),
       );
     }
   });
@@ -175,10 +172,10 @@ describe('the Spanish API reference', () => {
 describe('error codes in responses', () => {
   test('link to their section of the errors page, in the page’s own locale', () => {
     expect(es).toContain(
-      '| Error: [`UNKNOWN_PARAMETER`](https://docs.example.test/es/docs/errors#unknown_parameter), [`INVALID_PARAMETER`](https://docs.example.test/es/docs/errors#invalid_parameter)',
+      '|Error: [`UNKNOWN_PARAMETER`](https://docs.example.test/es/docs/errors#unknown_parameter), [`INVALID_PARAMETER`](https://docs.example.test/es/docs/errors#invalid_parameter)',
     );
     expect(en).toContain(
-      '| Error: [`UNKNOWN_PARAMETER`](https://docs.example.test/en/docs/errors#unknown_parameter), [`INVALID_PARAMETER`](https://docs.example.test/en/docs/errors#invalid_parameter)',
+      '|Error: [`UNKNOWN_PARAMETER`](https://docs.example.test/en/docs/errors#unknown_parameter), [`INVALID_PARAMETER`](https://docs.example.test/en/docs/errors#invalid_parameter)',
     );
     expect(esHtml).toContain(
       '<a href="/es/docs/errors#item_not_found"><code>ITEM_NOT_FOUND</code></a>',
@@ -187,8 +184,95 @@ describe('error codes in responses', () => {
 
   test('a code the errors page has no section for stays plain text, never a broken link', () => {
     expect(es).toMatch(
-      /\| Error: \[`ITEM_NOT_FOUND`\]\(https:\/\/docs\.example\.test\/es\/docs\/errors#item_not_found\), COSA_DESCONOCIDA +\|/,
+      /\|Error: \[`ITEM_NOT_FOUND`\]\(https:\/\/docs\.example\.test\/es\/docs\/errors#item_not_found\), COSA_DESCONOCIDA\|/,
     );
     expect(esHtml).not.toContain('#cosa_desconocida');
+  });
+});
+
+describe('a success body that is a named schema', () => {
+  const doc = {
+    ...FIXTURE,
+    paths: {
+      ...FIXTURE.paths,
+      '/api/v1/cosa': {
+        get: {
+          summary: 'La cosa',
+          responses: {
+            '200': {
+              description: 'Default Response',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Cosa' } } },
+            },
+          },
+        },
+      },
+    },
+  };
+  const render = (repeatNamedBodies?: boolean) =>
+    JSON.stringify(
+      new OpenApiView(doc, {
+        strings: STRINGS.en,
+        apiUrl: 'http://api.test',
+        ...(repeatNamedBodies === undefined ? {} : { repeatNamedBodies }),
+      }).render(),
+    );
+  const fieldTables = (json: string) => json.split('"200 · Fields"').length - 1;
+
+  test('has its fields under the endpoint too by default (the HTML page)', () => {
+    // The inline body of /cosas/{id} and the named one of /cosa.
+    expect(fieldTables(render())).toBe(2);
+  });
+
+  test('has them only under Schemas in the processed Markdown; inline bodies keep theirs', () => {
+    const json = render(false);
+    expect(fieldTables(json)).toBe(1);
+    expect(json).toContain('"value":"Cosa"');
+    expect(json.split('"value":"fecha"').length - 1).toBe(1);
+    expect(render(true)).toBe(render());
+  });
+});
+
+describe('an error code listed by several responses', () => {
+  const doc = {
+    openapi: '3.1.0',
+    paths: Object.fromEntries(
+      ['/a', '/b'].map((path) => [
+        path,
+        { get: { responses: { '400': { description: 'Error: UNKNOWN_PARAMETER, COSA' } } } },
+      ]),
+    ),
+  };
+  const render = (linkEveryError?: boolean) =>
+    JSON.stringify(
+      new OpenApiView(doc, {
+        strings: STRINGS.en,
+        apiUrl: 'http://api.test',
+        errorAnchors: new Set(['unknown_parameter']),
+        ...(linkEveryError === undefined ? {} : { linkEveryError }),
+      }).render(),
+    );
+  const links = (json: string) => json.split('"url":"./errors#unknown_parameter"').length - 1;
+  const inCode = (json: string) => json.split('"value":"UNKNOWN_PARAMETER"').length - 1;
+
+  test('links to its section each time by default (the HTML page)', () => {
+    expect(links(render())).toBe(2);
+    expect(render(true)).toBe(render());
+  });
+
+  test('links the first time only in the processed Markdown, in code after that', () => {
+    const json = render(false);
+    expect(links(json)).toBe(1);
+    expect(inCode(json)).toBe(2);
+    // A code without a section stays plain text either way.
+    expect(json.split('{"type":"text","value":"COSA"}').length - 1).toBe(2);
+    // A second rendering starts over.
+    const view = new OpenApiView(doc, {
+      strings: STRINGS.en,
+      apiUrl: 'http://api.test',
+      errorAnchors: new Set(['unknown_parameter']),
+      linkEveryError: false,
+    });
+    view.render();
+    expect(links(JSON.stringify(view.render()))).toBe(1);
   });
 });

@@ -94,6 +94,20 @@ export interface OpenApiViewOptions {
    * not, so the reference never holds a broken link.
    */
   errorAnchors?: ReadonlySet<string>;
+  /**
+   * Whether a success body that is a named schema gets its fields spelled out under the
+   * endpoint too (true by default, for the HTML page). The processed Markdown says no: there
+   * the Responses table names the schema, whose fields the Schemas section lists once (the
+   * copies were 4% of the page; issue 34).
+   */
+  repeatNamedBodies?: boolean;
+  /**
+   * Whether an error code links to its section every time a response lists it (true by
+   * default, for the HTML page), or only the first time on the page, as the processed Markdown
+   * does: the same few codes are listed under every endpoint, and their addresses were a sixth of
+   * the page there (issue 34).
+   */
+  linkEveryError?: boolean;
 }
 
 export class OpenApiView {
@@ -101,12 +115,32 @@ export class OpenApiView {
   private readonly strings: Strings;
   private readonly apiUrl: string;
   private readonly errorAnchors: ReadonlySet<string>;
+  private readonly repeatNamedBodies: boolean;
+  private readonly linkEveryError: boolean;
+  /** The anchors of the error codes already linked by this rendering. */
+  private readonly linkedErrors = new Set<string>();
 
   constructor(doc: unknown, options: OpenApiViewOptions) {
     this.doc = isObject(doc) ? doc : {};
     this.strings = options.strings;
     this.apiUrl = options.apiUrl;
     this.errorAnchors = options.errorAnchors ?? new Set();
+    this.repeatNamedBodies = options.repeatNamedBodies ?? true;
+    this.linkEveryError = options.linkEveryError ?? true;
+  }
+
+  /** The named schemas, which render() lists under Schemas. */
+  private namedSchemas(): Json {
+    const components = isObject(this.doc.components) ? this.doc.components : {};
+    return isObject(components.schemas) ? components.schemas : {};
+  }
+
+  /** A `#/components/schemas/Name` reference to a schema the Schemas section lists. */
+  private isListedSchema(schema: unknown): boolean {
+    if (!isObject(schema) || typeof schema.$ref !== 'string') return false;
+    const prefix = '#/components/schemas/';
+    const name = schema.$ref.startsWith(prefix) ? schema.$ref.slice(prefix.length) : '';
+    return !name.includes('/') && Object.hasOwn(this.namedSchemas(), name);
   }
 
   private resolve(value: unknown): Json {
@@ -174,7 +208,8 @@ export class OpenApiView {
 
   /**
    * A response's description. Fastify's placeholder says nothing, so the locale's reason phrase
-   * replaces it; a list of error codes names each one, linked to its section of the errors page.
+   * replaces it; a list of error codes names each one, linked to its section of the errors page
+   * (in code when already linked, as plain text when the errors page has no section for it).
    */
   private responseDescription(status: string, given: string | undefined): PhrasingContent[] {
     const s = this.strings.api;
@@ -187,9 +222,12 @@ export class OpenApiView {
     for (const [index, name] of codes.entries()) {
       if (index > 0) out.push(text(', '));
       const anchor = name.toLowerCase();
-      if (this.errorAnchors.has(anchor)) {
+      if (this.errorAnchors.has(anchor) && !this.linkedErrors.has(anchor)) {
         const linked: Link = { type: 'link', url: `./errors#${anchor}`, children: [code(name)] };
         out.push(linked);
+        if (!this.linkEveryError) this.linkedErrors.add(anchor);
+      } else if (this.errorAnchors.has(anchor)) {
+        out.push(code(name));
       } else {
         out.push(text(name));
       }
@@ -271,7 +309,8 @@ export class OpenApiView {
       const description = this.responseDescription(status, str(response.description));
       rows.push([[code(status)], description, schema ? [code(this.typeOf(schema))] : []]);
       // Success bodies get their fields spelled out; errors all share ErrorResponse.
-      if (status.startsWith('2') && schema) {
+      const listed = !this.repeatNamedBodies && this.isListedSchema(schema);
+      if (status.startsWith('2') && schema && !listed) {
         const fields = this.fieldRows(schema);
         if (fields.length > 0) {
           details.push(
@@ -307,6 +346,7 @@ export class OpenApiView {
   /** Every operation, then every named schema. */
   render(): RootContent[] {
     const s = this.strings.api;
+    this.linkedErrors.clear();
     const out: RootContent[] = [
       {
         type: 'paragraph',
@@ -339,8 +379,7 @@ export class OpenApiView {
         out.push(...this.parameters(operation, pathItem), ...this.responses(operation));
       }
     }
-    const components = isObject(this.doc.components) ? this.doc.components : {};
-    const schemas = isObject(components.schemas) ? components.schemas : {};
+    const schemas = this.namedSchemas();
     const names = Object.keys(schemas);
     if (names.length > 0) out.push({ type: 'heading', depth: 2, children: [text(s.schemas)] });
     for (const name of names) {

@@ -44,7 +44,17 @@ export function navigation(pages: Pages, locale: Locale): NavEntry[] {
   }));
 }
 
-function openapiNodes(page: Page, pages: Pages, doc: unknown, urls: SiteUrls): RootContent[] {
+/**
+ * `markdown`: for the processed Markdown, which lists each named schema's fields once and links
+ * each error code the first time only (what an agent reads in llms-full.txt; issue 34).
+ */
+function openapiNodes(
+  page: Page,
+  pages: Pages,
+  doc: unknown,
+  urls: SiteUrls,
+  markdown: boolean,
+): RootContent[] {
   const strings = STRINGS[page.locale];
   if (doc === undefined) {
     return [
@@ -60,6 +70,8 @@ function openapiNodes(page: Page, pages: Pages, doc: unknown, urls: SiteUrls): R
     strings,
     apiUrl: urls.publicApiUrl,
     errorAnchors: pages[page.locale].get('errors')?.anchors ?? new Set(),
+    repeatNamedBodies: !markdown,
+    linkEveryError: !markdown,
   }).render();
 }
 
@@ -182,9 +194,14 @@ export function renderPages(
         path: pagePath(locale, slug),
         strings: STRINGS[locale],
         urls,
-        ...(page.generated ? { openapi: openapiNodes(page, pages, openapi, urls) } : {}),
+        ...(page.generated ? { openapi: openapiNodes(page, pages, openapi, urls, false) } : {}),
       };
-      const md = renderMarkdown(input, urls.publicDocsUrl);
+      const md = renderMarkdown(
+        page.generated
+          ? { ...input, openapi: openapiNodes(page, pages, openapi, urls, true) }
+          : input,
+        urls.publicDocsUrl,
+      );
       fullText[locale].push(md);
       search.push(...searchEntries(input));
       files.set(SITE_FILES.page(locale, slug, 'markdown'), file(md, MARKDOWN_TYPE));
