@@ -467,14 +467,15 @@ describe('llms.txt', () => {
     expect(text).not.toMatch(/\]\((?!https?:)/);
   });
 
-  test('llms-full.txt holds every page of both languages as processed Markdown', async () => {
+  test('llms-full.txt holds every English page as processed Markdown, and names the Spanish file', async () => {
     const full = await (await get('/llms-full.txt')).text();
-    for (const locale of LOCALES) {
-      for (const slug of SLUGS) {
-        const markdown = await (await get(`/${locale}/docs/${slug}.mdx`)).text();
-        expect(full.includes(markdown), `${locale}/${slug}`).toBe(true);
-      }
+    for (const slug of SLUGS) {
+      const markdown = await (await get(`/en/docs/${slug}.mdx`)).text();
+      expect(full.includes(markdown), `en/${slug}`).toBe(true);
+      const spanish = await (await get(`/es/docs/${slug}.mdx`)).text();
+      expect(full.includes(spanish), `es/${slug}`).toBe(false);
     }
+    expect(full).toContain('https://docs.example.test/es/llms-full.txt');
   });
 
   /** The pieces of an llms-full file: its opening, then one processed page each. */
@@ -484,14 +485,12 @@ describe('llms.txt', () => {
     const full = await (await get('/llms-full.txt')).text();
     const [opening, ...pages] = parts(full);
     expect(opening).toMatch(/^# Stockroom\n\n> [^\n]+\n$/);
-    expect(opening).toContain('https://docs.example.test/en/llms-full.txt');
+    expect(opening).toContain('https://docs.example.test/es/llms-full.txt');
     const titles = pages.map((page) => page.split('\n')[0]);
     const expected: string[] = [];
-    for (const locale of LOCALES) {
-      for (const slug of PAGE_ORDER) {
-        const markdown = await (await get(`/${locale}/docs/${slug}.md`)).text();
-        expected.push(markdown.split('\n')[0] ?? '');
-      }
+    for (const slug of PAGE_ORDER) {
+      const markdown = await (await get(`/en/docs/${slug}.md`)).text();
+      expected.push(markdown.split('\n')[0] ?? '');
     }
     expect(titles).toEqual(expected);
   });

@@ -130,7 +130,7 @@ function llmsIndex(pages: Pages, urls: SiteUrls): string {
     '',
     `> ${SUMMARY} This index lists every documentation page, in English and in Spanish, as Markdown.`,
     '',
-    `Each page is Markdown at the address listed here (\`.md\` works as well as \`.mdx\`); the same address without the extension serves HTML, or Markdown when requested with \`Accept: text/markdown\`. Every page of one language in one file: ${perLanguage}. Both languages in one file: ${docs}/llms-full.txt. The OpenAPI 3.1 document: ${docs}/openapi.json. The API itself: ${urls.publicApiUrl}/api/v1/.`,
+    `Each page is Markdown at the address listed here (\`.md\` works as well as \`.mdx\`); the same address without the extension serves HTML, or Markdown when requested with \`Accept: text/markdown\`. Every page of one language in one file: ${perLanguage}; ${docs}/llms-full.txt is the English one. The OpenAPI 3.1 document: ${docs}/openapi.json. The API itself: ${urls.publicApiUrl}/api/v1/.`,
   ];
   for (const locale of LOCALES) {
     lines.push('', `## ${STRINGS[locale].languageName}`, '');
@@ -234,8 +234,8 @@ export function renderPages(
     SITE_FILES.llmsFull,
     file(
       llmsFull(
-        `${SUMMARY} This file holds every page of the documentation as Markdown, in English then in Spanish (one language: ${LOCALES.map((locale) => `${urls.publicDocsUrl}/${locale}/llms-full.txt`).join(', ')}).`,
-        LOCALES.flatMap((locale) => fullText[locale]),
+        `${SUMMARY} This file holds every page of the documentation as Markdown, in English; the same pages in Spanish: ${urls.publicDocsUrl}/es/llms-full.txt.`,
+        fullText.en,
       ),
       TEXT_TYPE,
     ),
