@@ -142,7 +142,7 @@ function changesReachEveryProcess(
   store: () => Store,
   cluster: { perUrl: number; workers: number } | null = null,
 ) {
-  it('refuses a disabled key, a removed member and a disabled feature on every process within 1 s', async () => {
+  it('refuses a disabled key, a removed member and a disabled feature, and applies a key view, on every process within 1 s', async () => {
     const org = await store().createOrganization({
       name: 'Changes',
       slug: `changes-${Date.now()}`,
@@ -162,6 +162,19 @@ function changesReachEveryProcess(
       rateLimit: null,
     });
     const ofFlagged = await issueKey(store(), { organizationId: flagged.id, rateLimit: null });
+    const toView = await issueKey(store(), { organizationId: org.id, rateLimit: null });
+    const viewOnEveryProcess = async () => {
+      const views: unknown[] = [];
+      for (const server of processes()) {
+        for (let i = 0; i < (cluster?.perUrl ?? 1); i++) {
+          const response = await fetch(`${server.apiUrl}/api/v1/auth/verify`, {
+            headers: { 'x-api-key': toView.key, connection: 'close' },
+          });
+          views.push(((await response.json()) as { key: { view: unknown } }).key.view);
+        }
+      }
+      return views;
+    };
     const items = '/api/v1/inventory/items?limit=1';
     const perUrl = cluster?.perUrl ?? 1;
     const askEveryProcess = async () => {
@@ -183,10 +196,13 @@ function changesReachEveryProcess(
     for (const round of await askEveryProcess()) {
       expect(round.map((r) => r.status)).toEqual([200, 200, 200]);
     }
+    for (const view of await viewOnEveryProcess()) expect(view).toBeNull();
+    const view = { where: ['status=Active'], hideFields: ['barcode'], quantityCap: 5 };
     await Promise.all([
       store().setApiKeyEnabled(toDisable.record.id, false),
       store().removeMember(org.id, user.id),
       store().updateOrganization(flagged.id, { features: [] }),
+      store().setApiKeyView(toView.record.id, view, Date.now()),
     ]);
     const changedAt = Date.now();
     // The deadline under test, not a synchronisation: any request from then on must see it.
@@ -199,6 +215,7 @@ function changesReachEveryProcess(
         [403, 'FEATURE_DISABLED'],
       ]);
     }
+    for (const seen of await viewOnEveryProcess()) expect(seen).toEqual(view);
     if (cluster) {
       // Which worker answered each of those requests, from its request log line.
       const ids = new Set(after.flat().map((r) => r.requestId));
