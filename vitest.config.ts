@@ -35,7 +35,10 @@ export default defineConfig(async () => {
       testTimeout: 30_000,
       hookTimeout: 60_000,
       // Two cores: files run in parallel processes, each with its own services and database.
+      // Vitest's default is one worker fewer than the cores, which here is one: the files ran
+      // one after another, each mostly waiting on SQLite, PostgreSQL and sockets.
       pool: 'forks',
+      maxWorkers: 2,
       // One project, named after the engine of its HTTP suites.
       projects: [
         {

@@ -177,11 +177,25 @@ describe('processed Markdown of the repository pages', async () => {
     await docs.close();
   });
 
+  // Each page's Markdown as served, fetched and parsed once for both tests (they only read the
+  // trees): the second does not fetch and parse every page of both languages again.
+  const served = new Map<string, Promise<{ markdown: string; output: Root }>>();
+  const fetchPage = (locale: string, slug: string) => {
+    const url = `${docs.url}/${locale}/docs/${slug}.mdx`;
+    let page = served.get(url);
+    if (!page) {
+      page = fetch(url)
+        .then((response) => response.text())
+        .then((markdown) => ({ markdown, output: parser.parse(markdown) }));
+      served.set(url, page);
+    }
+    return page;
+  };
+
   test('keeps every code block byte for byte, and leaves no MDX behind', async () => {
     for (const locale of LOCALES) {
       for (const [slug, source] of pages[locale]) {
-        const markdown = await (await fetch(`${docs.url}/${locale}/docs/${slug}.mdx`)).text();
-        const output = parser.parse(markdown);
+        const { markdown, output } = await fetchPage(locale, slug);
         // Byte for byte, but for the example addresses, which are the server's URLs.
         const expected = codeBlocks(source.tree).map(({ lang, value }) => ({
           lang,
@@ -211,8 +225,7 @@ describe('processed Markdown of the repository pages', async () => {
   test('loses no words: every text, inline code and tab label of a page reaches its Markdown', async () => {
     for (const locale of LOCALES) {
       for (const [slug, source] of pages[locale]) {
-        const markdown = await (await fetch(`${docs.url}/${locale}/docs/${slug}.mdx`)).text();
-        const words = prose(parser.parse(markdown));
+        const words = prose((await fetchPage(locale, slug)).output);
         const expected: string[] = [];
         visit(source.tree, (node) => {
           if (node.type === 'text' || node.type === 'inlineCode') expected.push(node.value);
