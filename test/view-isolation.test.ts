@@ -26,7 +26,8 @@ import { announceSkip, postgresUnavailable } from '../packages/server/src/testin
  * types), keys with random views (status lists, custom field equality, locations, hidden
  * fields and custom fields, a quantity cap), then changes items, deletes some and changes some
  * views. Random requests of those keys (lists with every filter, cursor walks with small
- * limits, detail, incremental syncs with and without deletions, the MCP tools), with
+ * limits, detail, incremental syncs with and without deletions, from an instant or from a
+ * token, some with the key's view changed between two pages, the MCP tools), with
  * parameters taken from rows and fields the key must not see, are compared whole with an
  * in-test model of the view: status codes, items in order, fields present, values capped,
  * cursors, and no hidden text anywhere in the body.
@@ -627,15 +628,23 @@ interface SyncQuery {
   fields?: ItemField[];
 }
 
+/**
+ * The version of its key's view (viewUpdatedAt, 0 for none) each nextSince token of a whole
+ * walk stands for: the version that held when the walk began, whatever changed in its middle.
+ */
+const TOKEN_VERSIONS = new Map<string, number>();
+
 /** Where a sync from `since` starts for this key (api/sync.ts), as a change number. */
 function syncStart(key: KeyModel, since: string): number {
   const viewVersion = key.record.viewUpdatedAt;
   if (since.startsWith('s')) {
+    // The position is the token's; whether the view changed since is the model's to say.
     const token = JSON.parse(Buffer.from(since.slice(1), 'base64url').toString('utf8')) as {
       s: number;
-      w: number;
     };
-    if (viewVersion !== null && token.w < viewVersion) return 0;
+    const version = TOKEN_VERSIONS.get(since);
+    expect(version, 'a token of a walk this test made').toBeDefined();
+    if (viewVersion !== null && (version as number) < viewVersion) return 0;
     return token.s;
   }
   const at = Date.parse(since);
@@ -643,12 +652,23 @@ function syncStart(key: KeyModel, since: string): number {
   return at * 1000 + 999;
 }
 
-type SyncEntry = { item: Item } | { deleted: { _id: string; deletedAt: string } };
+type SyncEntry = { seq: number } & (
+  | { item: Item }
+  | { deleted: { _id: string; deletedAt: string } }
+);
 
-/** A sync's entries in change order, from the unscoped change feed, as the key must see them. */
-async function syncModel(world: World, key: KeyModel, query: SyncQuery): Promise<SyncEntry[]> {
+/**
+ * A sync's entries in change order, from the unscoped change feed, as the key must see them:
+ * from where `since` starts, or from a page's cursor (`afterSeq`).
+ */
+async function syncModel(
+  world: World,
+  key: KeyModel,
+  query: SyncQuery,
+  afterSeq = syncStart(key, query.since),
+): Promise<SyncEntry[]> {
   const feed = await server.store.listChanges(world.org.id, {
-    afterSeq: syncStart(key, query.since),
+    afterSeq,
     limit: 10_000,
     includeDeleted: true,
   });
@@ -665,27 +685,43 @@ async function syncModel(world: World, key: KeyModel, query: SyncQuery): Promise
     if ('tombstone' in event) {
       const { id, deletedAt } = event.tombstone;
       if (query.includeDeleted) {
-        entries.push({ deleted: { _id: id, deletedAt: new Date(deletedAt).toISOString() } });
+        entries.push({
+          seq: event.seq,
+          deleted: { _id: id, deletedAt: new Date(deletedAt).toISOString() },
+        });
       }
       continue;
     }
     const { item } = event;
     if (query.status !== undefined && item.status !== query.status) continue;
     if (query.location !== undefined && !stockedAt(item, query.location)) continue;
-    if (inView(item, view)) entries.push({ item });
+    if (inView(item, view)) entries.push({ seq: event.seq, item });
     else if (query.includeDeleted && filtersRows) {
       // An item changed outside the view is the key's deletion, dated by it or by the view.
       const at = Math.max(item.updatedAt, key.record.viewUpdatedAt ?? 0);
-      entries.push({ deleted: { _id: item.id, deletedAt: new Date(at).toISOString() } });
+      entries.push({
+        seq: event.seq,
+        deleted: { _id: item.id, deletedAt: new Date(at).toISOString() },
+      });
     }
   }
   return entries;
 }
 
-/** A whole sync of the key, page by page; returns the last page's nextSince. */
-async function checkSyncWalk(world: World, key: KeyModel, query: SyncQuery): Promise<string> {
-  const refusal = viewRefusal(key.view, query);
-  const entries = refusal ? [] : await syncModel(world, key, query);
+/**
+ * A whole sync of the key, page by page; returns the last page's nextSince. `between`, when
+ * given, runs after the first page when more follow (a change of the key's view in the middle
+ * of a walk): the next pages continue from the cursor under the view as it is then.
+ */
+async function checkSyncWalk(
+  world: World,
+  key: KeyModel,
+  query: SyncQuery,
+  between?: () => Promise<void>,
+): Promise<string> {
+  const walkVersion = key.record.viewUpdatedAt ?? 0;
+  let refusal = viewRefusal(key.view, query);
+  let entries = refusal ? [] : await syncModel(world, key, query);
   let cursor: string | null = null;
   for (let offset = 0; ; offset += query.limit) {
     const params = new URLSearchParams({
@@ -726,8 +762,21 @@ async function checkSyncWalk(world: World, key: KeyModel, query: SyncQuery): Pro
       label,
     );
     expectFieldOrder(response.body.data, query.fields ?? shownFields(key.view), label);
-    if (!more) return response.body.nextSince;
+    if (!more) {
+      TOKEN_VERSIONS.set(response.body.nextSince, walkVersion);
+      return response.body.nextSince;
+    }
     cursor = response.body.nextCursor;
+    if (between && offset === 0) {
+      await between();
+      // The cursor continues after the page's last change, whatever the view is now.
+      refusal = viewRefusal(key.view, query);
+      const after = page[page.length - 1]?.seq as number;
+      entries = [
+        ...entries.slice(0, query.limit),
+        ...(refusal ? [] : await syncModel(world, key, query, after)),
+      ];
+    }
   }
 }
 
@@ -778,6 +827,8 @@ const requestSpec = fc.record({
   itemFrom: fc.constantFrom('visible', 'invisible', 'any'),
   pick: fc.nat(),
   since: fc.constantFrom('start', 'token'),
+  /** A change of the key's view between the first and second pages of a sync. */
+  midWalkView: sometimes(fc.record({ to: sometimes(viewSpec, 80) }), 15),
   includeDeleted: fc.boolean(),
 });
 type RequestSpec = typeof requestSpec extends fc.Arbitrary<infer T> ? T : never;
@@ -842,14 +893,29 @@ async function runRequest(world: World, spec: RequestSpec) {
   const status = spec.status === null ? undefined : STATUSES[spec.status];
   const location = spec.location ?? undefined;
   if (spec.kind === 'sync') {
-    await checkSyncWalk(world, key, {
+    const change = spec.midWalkView;
+    const between =
+      change === null
+        ? undefined
+        : async () => {
+            const { model, input } = toView(change.to);
+            const view = input === null ? null : parseView(input);
+            if (JSON.stringify(view) === JSON.stringify(key.record.view)) return;
+            key.record = await updateKeyView(server.store, cliActor(), world.org, key.record, view);
+            key.view = model;
+          };
+    const sync: SyncQuery = {
       since: spec.since === 'token' && key.token !== '' ? key.token : world.start,
       includeDeleted: spec.includeDeleted,
       limit: spec.limit ?? 100,
       ...(status === undefined ? {} : { status }),
       ...(location === undefined || location === 'NOPE' ? {} : { location }),
       ...(fields === undefined ? {} : { fields }),
-    });
+    };
+    const next = await checkSyncWalk(world, key, sync, between);
+    // After a view change in its middle, that walk's nextSince starts the next sync over
+    // (syncStart: the token carries the version the walk began under).
+    if (between && next !== '') await checkSyncWalk(world, key, { ...sync, since: next });
     return;
   }
   const query: ListQuery = {
