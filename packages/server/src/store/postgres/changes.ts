@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { ChangePageBuilder } from '../changes.js';
+import { filtersRows } from '../item-scope.js';
 import { type Row, toChangedItem } from '../rows.js';
 import type { ChangeFeedStore, ChangePage, ChangeQuery, Item } from '../types.js';
 import { PostgresAudit } from './audit.js';
@@ -11,6 +12,8 @@ import { statementOf } from './queries.js';
 export abstract class PostgresChangeFeed extends PostgresAudit implements ChangeFeedStore {
   async listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage> {
     const statement = changeListStatement(organizationId, query);
+    // Whether the statement reads `in_scope` (as changeListStatement decides).
+    const exits = query.includeDeleted && filtersRows(query.scope);
     // Rows come merged in change order; each is handed on as it is read (see onItem), so a
     // page's items need not all be alive at once.
     const builder = new ChangePageBuilder(query);
@@ -26,8 +29,10 @@ export abstract class PostgresChangeFeed extends PostgresAudit implements Change
             deletedAt: row.deleted_at as number,
             seq: row.change_seq as number,
           });
-        } else if (row.in_scope === false) {
+        } else if (exits && row.in_scope !== true) {
           // A changed item outside the key's scope: one of its deletions (ChangeQuery.scope).
+          // Out unless the scope surely holds: a condition on an absent custom field is NULL,
+          // not false (a WHERE would leave the row out just the same).
           kept = builder.addTombstone({
             id: row.id as string,
             deletedAt: Math.max(row.updated_at as number, query.scopeSince ?? 0),

@@ -99,7 +99,9 @@ export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeed
           toChangedItemFromRaw,
           tombstones,
           exits
-            ? { left: (row) => row[row.length - 1] === 0, since: query.scopeSince ?? 0 }
+            ? // Out unless the scope surely holds: its conditions give NULL as well as 0 (an
+              // empty status list is `IN (NULL)`), and a WHERE would leave such a row out too.
+              { left: (row) => row[row.length - 1] !== 1, since: query.scopeSince ?? 0 }
             : undefined,
         );
         return builder.finish(organization.change_seq);
