@@ -56,7 +56,7 @@ describe('stockroom completion, in real shells', () => {
         ['stockroom', ''],
         'serve migrate org user key items db backup audit webhook location completion',
       ],
-      [['stockroom', 'key', ''], 'create list disable enable revoke rotate'],
+      [['stockroom', 'key', ''], 'create list update disable enable revoke rotate'],
       [['stockroom', '--json', 'key', 're'], 'revoke'],
       [
         ['stockroom', '--database', 'key', ''],

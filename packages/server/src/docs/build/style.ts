@@ -66,6 +66,8 @@ pre { background: var(--code-bg); border: 1px solid var(--border); border-radius
 .copy { position: absolute; top: 0.45rem; right: 0.45rem; padding: 0.15rem 0.55rem; font: 0.75rem/1.5 var(--sans); color: var(--muted); background: var(--bg); border: 1px solid var(--border); border-radius: 6px; cursor: pointer; }
 .copy:hover, .copy:focus-visible { color: var(--accent); border-color: var(--accent); }
 pre code { background: none; border: 0; padding: 0; font-size: 0.85rem; }
+/* A long path in running text (\`PATCH /admin/v1/organizations/{org}/keys/{keyId}\`) wraps on a phone. */
+p code, li code { overflow-wrap: anywhere; }
 blockquote { margin: 1rem 0; padding: 0.25rem 1rem; border-left: 4px solid var(--border); color: var(--muted); }
 .table-wrap { overflow-x: auto; margin: 1rem 0; }
 table { border-collapse: collapse; width: 100%; font-size: 0.925rem; }
