@@ -124,6 +124,8 @@ for (const { engine, skip } of LEGS) {
         `${String(VERSION[engine.name]).padStart(4, '0')}_change_feed`,
         `${String(VERSION[engine.name] + 1).padStart(4, '0')}_webhooks`,
         `${String(VERSION[engine.name] + 2).padStart(4, '0')}_locations`,
+        // PostgreSQL only: the item's status on its stock rows.
+        ...(engine.name === 'postgres' ? ['0009_stock_status'] : []),
       ]);
 
       for (const [org, items] of [

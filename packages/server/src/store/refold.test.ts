@@ -60,6 +60,7 @@ const LATER_MIGRATIONS = {
     '0006_change_feed',
     '0007_webhooks',
     '0008_locations',
+    '0009_stock_status',
   ],
 };
 
