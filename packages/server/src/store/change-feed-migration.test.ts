@@ -128,6 +128,8 @@ for (const { engine, skip } of LEGS) {
         `${String(VERSION[engine.name] + 1).padStart(4, '0')}_webhooks`,
         `${String(VERSION[engine.name] + 2).padStart(4, '0')}_locations`,
         `${String(VERSION[engine.name] + 3).padStart(4, '0')}_key_views`,
+        // PostgreSQL only: the item's status on its stock rows.
+        ...(engine.name === 'postgres' ? ['0010_stock_status'] : []),
       ]);
 
       for (const [org, items] of [

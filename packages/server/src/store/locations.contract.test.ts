@@ -150,6 +150,40 @@ for (const { engine, skip } of LEGS) {
       expect(skus(page.items)).toEqual(['S2', 'S3']);
     });
 
+    it('filters by location and status after writes that change the status, the stock or both', async () => {
+      // PostgreSQL filters a location page's status on the stock rows (a copy of the item's).
+      const org = await organization('loc-status');
+      await store.writeItems(org, [
+        { sku: 'T1', name: 'T1', status: 'Active', stock: stock({ WH: 1, SHOP: 2 }) },
+        { sku: 'T2', name: 'T2', status: 'Active', stock: stock({ WH: 3 }) },
+        { sku: 'T3', name: 'T3', status: 'Draft', stock: stock({ WH: 4 }) },
+      ]);
+      const at = (location: string, status: Item['status']) =>
+        store.listItems(org, { limit: 10, location, status }).then(skus);
+      expect(await at('WH', 'Active')).toEqual(['T1', 'T2']);
+      // Only the status; the status and the stock; the status, then back, in one call.
+      expect(
+        await store.writeItems(org, [
+          { sku: 'T1', status: 'Discontinued' },
+          { sku: 'T2', status: 'Draft', stock: stock({ WH: 5, SHOP: 1 }) },
+          { sku: 'T3', status: 'Active' },
+          { sku: 'T3', status: 'Draft' },
+          { sku: 'T4', name: 'T4', status: 'Active', stock: stock({ SHOP: 1 }) },
+          { sku: 'T4', status: 'Inactive' },
+        ]),
+      ).toEqual(['updated', 'updated', 'updated', 'updated', 'created', 'updated']);
+      expect(await at('WH', 'Active')).toEqual([]);
+      expect(await at('WH', 'Discontinued')).toEqual(['T1']);
+      expect(await at('SHOP', 'Discontinued')).toEqual(['T1']);
+      expect(await at('WH', 'Draft')).toEqual(['T2', 'T3']);
+      expect(await at('SHOP', 'Draft')).toEqual(['T2']);
+      expect(await at('SHOP', 'Inactive')).toEqual(['T4']);
+      // A removed location leaves the others' rows as they were.
+      await store.deleteLocation(org, 'WH');
+      expect(await at('SHOP', 'Draft')).toEqual(['T2']);
+      expect(await at('SHOP', 'Discontinued')).toEqual(['T1']);
+    });
+
     it('removes a location with its rows: each item that had one changes in the feed', async () => {
       const org = await organization('loc-remove');
       await store.writeItems(org, [

@@ -65,6 +65,7 @@ const LATER_MIGRATIONS = {
     '0007_webhooks',
     '0008_locations',
     '0009_key_views',
+    '0010_stock_status',
   ],
 };
 

@@ -306,11 +306,16 @@ const TABLES: Table[] = [
     select: 'organization_id, item_id, location_code, quantity',
     key: ['organization_id', 'item_id', 'location_code'],
     async write(client, rows) {
+      // Each row with its item's status (PostgreSQL's item_stock carries it, migration 10),
+      // read from the items copied before it.
       await client.query(
-        `INSERT INTO item_stock (organization_id, item_id, location_code, quantity)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[])
+        `INSERT INTO item_stock (organization_id, item_id, location_code, quantity, status)
+         SELECT u.organization_id, u.item_id, u.location_code, u.quantity, i.status
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[])
+           AS u(organization_id, item_id, location_code, quantity)
+         JOIN items i ON i.organization_id = u.organization_id AND i.id = u.item_id
          ON CONFLICT (organization_id, item_id, location_code) DO UPDATE SET
-           quantity = EXCLUDED.quantity`,
+           quantity = EXCLUDED.quantity, status = EXCLUDED.status`,
         ['organization_id', 'item_id', 'location_code', 'quantity'].map((name) => col(rows, name)),
       );
     },

@@ -45,6 +45,7 @@ export abstract class PostgresItemWrites extends PostgresItems implements ItemSt
         await writeItemRows(client, INSERT_ITEMS, organizationId, plan.inserts, seqs);
         await writeItemRows(client, UPDATE_ITEMS, organizationId, plan.updates, seqs);
         await replaceStockRows(client, organizationId, plan.stockChanged);
+        await restampStockStatus(client, organizationId, plan.statusChanged);
       });
     } catch (error) {
       if (!(error instanceof Rollback)) throw error;
@@ -181,7 +182,10 @@ export async function locationCodes(
   return new Set(result.rows.map((row: { code: string }) => row.code));
 }
 
-/** Makes the item_stock rows of these items those of their stock text, in batches. */
+/**
+ * Makes the item_stock rows of these items those of their stock text, in batches, each row
+ * with its item's status (what item_stock_positive filters a location page by, item-query.ts).
+ */
 async function replaceStockRows(client: pg.PoolClient, organizationId: string, items: Item[]) {
   for (let i = 0; i < items.length; i += WRITE_BATCH) {
     const batch = items.slice(i, i + WRITE_BATCH);
@@ -192,19 +196,35 @@ async function replaceStockRows(client: pg.PoolClient, organizationId: string, i
     const ids: string[] = [];
     const codes: string[] = [];
     const quantities: number[] = [];
+    const statuses: string[] = [];
     for (const item of batch) {
       for (const entry of parseStock(item.stock)) {
         ids.push(item.id);
         codes.push(entry.location);
         quantities.push(entry.quantity);
+        statuses.push(item.status);
       }
     }
     if (ids.length === 0) continue;
     await client.query(
-      `INSERT INTO item_stock (organization_id, item_id, location_code, quantity)
-       SELECT $1, u.item_id, u.location_code, u.quantity
-       FROM unnest($2::text[], $3::text[], $4::float8[]) AS u(item_id, location_code, quantity)`,
-      [organizationId, ids, codes, quantities],
+      `INSERT INTO item_stock (organization_id, item_id, location_code, quantity, status)
+       SELECT $1, u.item_id, u.location_code, u.quantity, u.status
+       FROM unnest($2::text[], $3::text[], $4::float8[], $5::text[])
+         AS u(item_id, location_code, quantity, status)`,
+      [organizationId, ids, codes, quantities, statuses],
+    );
+  }
+}
+
+/** Gives the item_stock rows of these items (whose rows are otherwise unchanged) their status. */
+async function restampStockStatus(client: pg.PoolClient, organizationId: string, items: Item[]) {
+  for (let i = 0; i < items.length; i += WRITE_BATCH) {
+    const batch = items.slice(i, i + WRITE_BATCH);
+    await client.query(
+      `UPDATE item_stock s SET status = u.status
+       FROM unnest($2::text[], $3::text[]) AS u(item_id, status)
+       WHERE s.organization_id = $1 AND s.item_id = u.item_id`,
+      [organizationId, batch.map((item) => item.id), batch.map((item) => item.status)],
     );
   }
 }

@@ -30,12 +30,16 @@ export abstract class PostgresItems extends PostgresChangeFeed {
    * between fetches: read as one result, node-postgres parsed a whole 1.4 MB page in the
    * callback that read it (one turn of 2-5 ms), and its rows all lived until the last was
    * encoded. A search page that walks (item-query.ts) and a prepared lookup (a cursor cannot
-   * run a named statement) are one query, their rows given in slices all the same.
+   * run a named statement) are one query, their rows given in slices all the same. So is a
+   * page of at most 100 items, which the cursor would read in one fetch anyway, plus a fetch
+   * that finds nothing more and a close: one round trip instead of three, which a loaded
+   * machine makes each wait for a core (measured at 1M items, 4 connections, the same build:
+   * +15-20% req/s on `location=` pages and the limit=100 cursor walk, p50 0.5-1 ms lower).
    */
   async *listItemSlices(organizationId: string, query: ItemQuery): AsyncGenerator<Item[]> {
     const statement = itemListStatement(organizationId, query, this.scanBudget);
     if (!statement) return;
-    if (statement.walk || statement.name !== undefined) {
+    if (statement.walk || statement.name !== undefined || query.limit <= LIST_SLICE_ROWS) {
       const rows = await this.listItemRows(organizationId, query);
       for await (const slice of inTurns(rows, LIST_SLICE_ROWS)) yield slice.map(toItem);
       return;

@@ -393,6 +393,46 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
       ALTER TABLE api_keys ADD COLUMN view_updated_at bigint;
     `,
   },
+  {
+    // `location=CODE&status=S` (issue 31): each stock row carries its item's status, which
+    // item_stock_positive holds (INCLUDE), so a page's status filter runs on the index before
+    // any item is fetched. Before, every stock row of the walk fetched its item through the
+    // primary key just to test the status: a rare status fetched and dropped about 20 items
+    // per item kept (Discontinued at 5%: 2,000 items for a page of 100, 34 ms cold).
+    // The writes keep it equal to items.status (item-writes.ts; copy.ts).
+    //
+    // The table is rebuilt rather than updated in place: an UPDATE of every row writes a new
+    // version of each, in the heap and in every index (26 s at 1,000,000 items, table and
+    // indexes twice their size until vacuumed), where the rebuild takes 10 s. Rows go in
+    // (organization, item) order, as the writes make them. The constraint and index names stay
+    // those of migration 8.
+    version: 10,
+    name: 'stock_status',
+    sql: `
+      CREATE TABLE item_stock_next (
+        organization_id text COLLATE "C" NOT NULL,
+        item_id text COLLATE "C" NOT NULL,
+        location_code text COLLATE "C" NOT NULL,
+        quantity double precision NOT NULL,
+        status text NOT NULL
+      );
+      INSERT INTO item_stock_next (organization_id, item_id, location_code, quantity, status)
+        SELECT s.organization_id, s.item_id, s.location_code, s.quantity, i.status
+        FROM item_stock s JOIN items i ON i.organization_id = s.organization_id AND i.id = s.item_id
+        ORDER BY s.organization_id, s.item_id, s.location_code;
+      DROP TABLE item_stock;
+      ALTER TABLE item_stock_next RENAME TO item_stock;
+      ALTER TABLE item_stock
+        ADD CONSTRAINT item_stock_pkey PRIMARY KEY (organization_id, item_id, location_code),
+        ADD CONSTRAINT item_stock_organization_id_item_id_fkey FOREIGN KEY (organization_id, item_id)
+          REFERENCES items (organization_id, id) ON DELETE CASCADE;
+      CREATE INDEX item_stock_positive ON item_stock (organization_id, location_code, item_id)
+        INCLUDE (status) WHERE quantity > 0;
+      CREATE INDEX item_stock_location ON item_stock (organization_id, location_code);
+      -- A new table has no statistics: planned as empty until autovacuum analyses it.
+      ANALYZE item_stock;
+    `,
+  },
 ];
 
 /** Serializes migrations of every process on one database (any schema). */

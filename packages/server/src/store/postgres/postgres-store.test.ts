@@ -122,6 +122,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0007_webhooks',
         '0008_locations',
         '0009_key_views',
+        '0010_stock_status',
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
@@ -175,6 +176,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0007_webhooks',
         '0008_locations',
         '0009_key_views',
+        '0010_stock_status',
       ]);
       // Requests keep their deadline.
       const release = await holdLocks(fresh.url, 'LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
@@ -192,13 +194,54 @@ describe.skipIf(skip)('PostgresStore', () => {
     }
   });
 
+  it("gives the stock rows of a database migrated before it their items' status (migration 10)", async () => {
+    const fresh = await createTestSchema();
+    const other = new PostgresStore(fresh.url);
+    try {
+      await other.migrate();
+      const org = await other.createOrganization({ name: 'S', slug: 'stock-status', features: [] });
+      await other.createLocation(org.id, { code: 'WH', name: 'Warehouse' });
+      await other.writeItems(org.id, [
+        { sku: 'A', name: 'A', status: 'Active', stock: '[{"location":"WH","quantity":1}]' },
+        { sku: 'D', name: 'D', status: 'Draft', stock: '[{"location":"WH","quantity":2}]' },
+        { sku: 'Z', name: 'Z', status: 'Draft', stock: '[{"location":"WH","quantity":0}]' },
+      ]);
+      // item_stock as migration 8 left it.
+      await other.query(
+        `CREATE TABLE stock_before AS SELECT organization_id, item_id, location_code, quantity FROM item_stock;
+         DROP TABLE item_stock;
+         ALTER TABLE stock_before RENAME TO item_stock;
+         ALTER TABLE item_stock ADD PRIMARY KEY (organization_id, item_id, location_code);
+         DELETE FROM schema_migrations WHERE version >= 10`,
+      );
+      expect(await other.migrate()).toEqual(['0010_stock_status']);
+      const rows = await other.query(
+        `SELECT i.sku, s.status, s.quantity FROM item_stock s
+         JOIN items i ON i.organization_id = s.organization_id AND i.id = s.item_id ORDER BY i.sku`,
+      );
+      expect(rows).toEqual([
+        { sku: 'A', status: 'Active', quantity: 1 },
+        { sku: 'D', status: 'Draft', quantity: 2 },
+        { sku: 'Z', status: 'Draft', quantity: 0 },
+      ]);
+      const page = await other.listItems(org.id, { limit: 10, location: 'WH', status: 'Draft' });
+      expect(page.map((item) => item.sku)).toEqual(['D']);
+      // The rows still go with their item.
+      await other.deleteItem(org.id, { sku: 'D' });
+      expect(await other.query('SELECT count(*)::int AS n FROM item_stock')).toEqual([{ n: 2 }]);
+    } finally {
+      await other.close();
+      await fresh.drop();
+    }
+  });
+
   it('refuses a database migrated by a newer version, changing nothing', async () => {
     await store.query(
       "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'from_the_future', 0)",
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 9\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 10\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');

@@ -15,6 +15,11 @@ export interface WritePlan {
   changes: Item[];
   /** Written items whose stock rows changed (item_stock is rewritten for them). */
   stockChanged: Item[];
+  /**
+   * Stored items whose status changed while their stock rows did not: their item_stock rows
+   * take the new status in place (each row carries its item's status, migration 10).
+   */
+  statusChanged: Item[];
 }
 
 /**
@@ -37,6 +42,7 @@ export function planWrites(
   const inserts: Item[] = [];
   const changes: Item[] = [];
   const stockChanged = new Set<Item>();
+  const statusChanged = new Set<Item>();
   for (const row of rows) {
     const sku = upsertKey(row);
     const current = sku === undefined ? undefined : bySku.get(sku);
@@ -49,6 +55,7 @@ export function planWrites(
       // Changed in place: a later row of the same sku sees what this one wrote.
       const stored = current as Item;
       if (write.update.stock !== stored.stock) stockChanged.add(stored);
+      if (write.update.status !== stored.status) statusChanged.add(stored);
       Object.assign(stored, write.update);
       if (!created.has(stored)) changed.add(stored);
       changes.push(stored);
@@ -69,5 +76,15 @@ export function planWrites(
     changes.push(item);
     outcomes.push('created');
   }
-  return { outcomes, inserts, updates: [...changed], changes, stockChanged: [...stockChanged] };
+  return {
+    outcomes,
+    inserts,
+    updates: [...changed],
+    changes,
+    stockChanged: [...stockChanged],
+    // A created item's rows are written with its final status; rewritten rows take it too.
+    statusChanged: [...statusChanged].filter(
+      (item) => !created.has(item) && !stockChanged.has(item),
+    ),
+  };
 }
