@@ -3,6 +3,7 @@ import { parseStock, stockText } from '../store/items/stock.js';
 import type { ApiKeyRecord, Item, ItemScope } from '../store/types.js';
 import { ApiError } from './errors.js';
 import { ITEM_FIELDS, type ItemField } from './item-fields.js';
+import { withoutTopLevelKeys } from './json-keys.js';
 
 /**
  * What one key may see of the items (EXTENSIONS.md, "Key views"), as the API applies it: the
@@ -16,6 +17,7 @@ export class KeyViewOfItems {
     /** When the view was last set or cleared (epoch ms). */
     readonly since: number,
     private readonly shown: readonly ItemField[],
+    private readonly hiddenCustom: ReadonlySet<string>,
   ) {}
 
   /**
@@ -27,7 +29,12 @@ export class KeyViewOfItems {
     if (key.view === null && key.viewUpdatedAt === null) return null;
     const rules = viewRules(key.view ?? EVERYTHING);
     const shown = ITEM_FIELDS.filter((field) => !rules.hiddenFields.has(field));
-    return new KeyViewOfItems(rules, key.viewUpdatedAt ?? 0, shown);
+    return new KeyViewOfItems(
+      rules,
+      key.viewUpdatedAt ?? 0,
+      shown,
+      new Set(rules.hiddenCustomFields),
+    );
   }
 
   /** The rows the key may see, for the store. */
@@ -81,8 +88,8 @@ export class KeyViewOfItems {
   /** The item as the key sees it: quantities capped, hidden custom fields left out. */
   item(item: Item): Item {
     const cap = this.rules.quantityCap;
-    const hiddenCustom = this.rules.hiddenCustomFields;
-    if (cap === null && hiddenCustom.length === 0) return item;
+    const hiddenCustom = this.hiddenCustom;
+    if (cap === null && hiddenCustom.size === 0) return item;
     const seen = { ...item };
     if (cap !== null) {
       seen.quantity = Math.min(item.quantity, cap);
@@ -92,25 +99,11 @@ export class KeyViewOfItems {
         );
       }
     }
-    if (hiddenCustom.length > 0) seen.customFields = withoutKeys(item.customFields, hiddenCustom);
+    if (hiddenCustom.size > 0) {
+      seen.customFields = withoutTopLevelKeys(item.customFields, hiddenCustom);
+    }
     return seen;
   }
 }
 
 const EVERYTHING = { where: [], hideFields: [], quantityCap: null };
-
-/**
- * The stored customFields text without some top-level keys. Left as stored when it holds none
- * of them (most items), so the text is returned byte for byte as it was written.
- */
-function withoutKeys(text: string, names: readonly string[]): string {
-  const object = JSON.parse(text) as Record<string, unknown>;
-  let removed = false;
-  for (const name of names) {
-    if (Object.hasOwn(object, name)) {
-      delete object[name];
-      removed = true;
-    }
-  }
-  return removed ? JSON.stringify(object) : text;
-}
