@@ -1,5 +1,4 @@
 import { type ViewRules, viewRules } from '../domain/view.js';
-import { parseStock, stockText } from '../store/items/stock.js';
 import type { ApiKeyRecord, Item, ItemScope } from '../store/types.js';
 import { ApiError } from './errors.js';
 import { ITEM_FIELDS, type ItemField } from './item-fields.js';
@@ -88,22 +87,31 @@ export class KeyViewOfItems {
   /** The item as the key sees it: quantities capped, hidden custom fields left out. */
   item(item: Item): Item {
     const cap = this.rules.quantityCap;
-    const hiddenCustom = this.hiddenCustom;
-    if (cap === null && hiddenCustom.size === 0) return item;
-    const seen = { ...item };
-    if (cap !== null) {
-      seen.quantity = Math.min(item.quantity, cap);
-      if (item.stock !== '[]') {
-        seen.stock = stockText(
-          parseStock(item.stock).map((row) => ({ ...row, quantity: Math.min(row.quantity, cap) })),
-        );
-      }
-    }
-    if (hiddenCustom.size > 0) {
-      seen.customFields = withoutTopLevelKeys(item.customFields, hiddenCustom);
+    // Stock rows are never negative and add up to the quantity: none exceeds it.
+    const capped = cap !== null && item.quantity > cap;
+    const customFields =
+      this.hiddenCustom.size === 0
+        ? item.customFields
+        : withoutTopLevelKeys(item.customFields, this.hiddenCustom);
+    if (!capped && customFields === item.customFields) return item;
+    const seen = { ...item, customFields };
+    if (capped) {
+      seen.quantity = cap;
+      if (item.stock !== '[]') seen.stock = capStock(item.stock, cap);
     }
     return seen;
   }
 }
 
 const EVERYTHING = { where: [], hideFields: [], quantityCap: null };
+
+/**
+ * Stock rows with each quantity capped, on the stored text as stockText writes it
+ * (`[{"location":CODE,"quantity":N},…]`, codes without quotes): what was at or below the cap
+ * keeps its bytes.
+ */
+function capStock(text: string, cap: number): string {
+  return text.replace(/"quantity":([^,}]+)/g, (member, quantity: string) =>
+    Number(quantity) > cap ? `"quantity":${cap}` : member,
+  );
+}

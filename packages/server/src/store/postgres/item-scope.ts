@@ -24,10 +24,14 @@ export function scopeConditions(
     conditions.push(`EXISTS (SELECT 1 FROM item_stock vs WHERE vs.organization_id = ${alias}.organization_id
       AND vs.item_id = ${alias}.id AND vs.location_code = ${placeholder(code)} AND vs.quantity > 0)`);
   }
+  // A CASE, not an AND: PostgreSQL has no statistics on the expression and estimates each
+  // equality at 0.5%, the AND of two at 0.0025%, and then plans a page as a scan of the whole
+  // organization and a sort (5 s at 1M items, bench "view: custom field list") rather than the
+  // walk in id order that finds a 1-in-5 value after 500 rows. A CASE is estimated at 50%.
   for (const { name, value } of scope.customFields ?? []) {
     const key = placeholder(name);
     conditions.push(
-      `(json_typeof(${alias}.custom_fields -> ${key}::text) = 'string' AND ${alias}.custom_fields ->> ${key}::text = ${placeholder(value)})`,
+      `CASE WHEN json_typeof(${alias}.custom_fields -> ${key}::text) = 'string' THEN ${alias}.custom_fields ->> ${key}::text = ${placeholder(value)} ELSE false END`,
     );
   }
   return conditions;
