@@ -11,53 +11,65 @@
  * JSON.stringify spells it, so a name whose spelling is nowhere in the text is not a key of it.
  */
 export function withoutTopLevelKeys(text: string, names: ReadonlySet<string>): string {
-  let wanted = 0;
-  for (const name of names) if (text.includes(`${JSON.stringify(name)}:`)) wanted++;
-  if (wanted === 0) return text;
-  let i = skipSpace(text, text.indexOf('{') + 1);
-  if (text[i] === '}') return text;
-  /** Spans [start, end) of the members to drop, commas included. */
-  const drop: Array<[number, number]> = [];
-  let previousEnd = -1;
-  for (;;) {
-    const memberStart = i;
-    const keyEnd = stringEnd(text, i);
-    const raw = text.slice(i + 1, keyEnd - 1);
-    const key = raw.includes('\\') ? (JSON.parse(text.slice(i, keyEnd)) as string) : raw;
-    i = skipSpace(text, skipSpace(text, keyEnd) + 1);
-    i = skipSpace(text, valueEnd(text, i));
-    const last = text[i] !== ',';
-    if (names.has(key)) {
-      // A member and the comma after it; the last member, with the comma before it.
-      if (!last) drop.push([memberStart, skipSpace(text, i + 1)]);
-      else if (previousEnd >= 0) drop.push([previousEnd, i]);
-      else drop.push([memberStart, i]);
-      wanted--;
-    } else {
-      previousEnd = i;
-    }
-    if (last || wanted === 0) break;
-    i = skipSpace(text, i + 1);
-  }
-  if (drop.length === 0) return text;
-  let out = '';
-  let from = 0;
-  for (const [start, end] of merged(drop)) {
-    out += text.slice(from, start);
-    from = end;
-  }
-  return out + text.slice(from);
+  return new TopLevelKeyCutter(names).cut(text);
 }
 
-/** Spans in order, overlapping ones joined (a dropped last member after a dropped one). */
-function merged(spans: Array<[number, number]>): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (const span of spans.sort((a, b) => a[0] - b[0])) {
-    const last = out[out.length - 1];
-    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
-    else out.push([...span]);
+/** withoutTopLevelKeys for one set of names, made once (a key view's) and used per item. */
+export class TopLevelKeyCutter {
+  /** Each name as JSON.stringify spells it, then a colon: how it starts its member. */
+  private readonly needles: string[];
+
+  constructor(names: ReadonlySet<string>) {
+    this.needles = [...names].map((name) => `${JSON.stringify(name)}:`);
   }
-  return out;
+
+  cut(text: string): string {
+    let wanted = 0;
+    for (const needle of this.needles) if (text.includes(needle)) wanted++;
+    if (wanted === 0) return text;
+    let i = skipSpace(text, text.indexOf('{') + 1);
+    if (text[i] === '}') return text;
+    const first = i;
+    /** Spans [start, end) to leave out, in order, commas included. */
+    const drop: Array<[number, number]> = [];
+    /** The end of the last member kept (its comma follows), or -1 while none is kept. */
+    let keptEnd = -1;
+    for (;;) {
+      const memberStart = i;
+      const needle = this.needles.find((n) => text.startsWith(n, i));
+      // A key the names do not spell is skipped as a string.
+      const keyEnd = needle === undefined ? stringEnd(text, i) : i + needle.length - 1;
+      i = skipSpace(text, skipSpace(text, keyEnd) + 1);
+      i = skipSpace(text, valueEnd(text, i));
+      const last = text[i] !== ',';
+      if (needle !== undefined) {
+        if (!last) {
+          // The member and the comma after it.
+          drop.push([memberStart, skipSpace(text, i + 1)]);
+        } else {
+          // The last member goes with the comma after the last member kept, which covers
+          // the members dropped since.
+          const start = keptEnd >= 0 ? keptEnd : first;
+          while (drop.length > 0 && (drop[drop.length - 1] as [number, number])[0] >= start) {
+            drop.pop();
+          }
+          drop.push([start, i]);
+        }
+        wanted--;
+      } else {
+        keptEnd = i;
+      }
+      if (last || wanted === 0) break;
+      i = skipSpace(text, i + 1);
+    }
+    let out = '';
+    let from = 0;
+    for (const [start, end] of drop) {
+      out += text.slice(from, start);
+      from = end;
+    }
+    return out + text.slice(from);
+  }
 }
 
 function skipSpace(text: string, i: number): number {

@@ -2,7 +2,7 @@ import { type ViewRules, viewRules } from '../domain/view.js';
 import type { ApiKeyRecord, Item, ItemScope } from '../store/types.js';
 import { ApiError } from './errors.js';
 import { ITEM_FIELDS, type ItemField } from './item-fields.js';
-import { withoutTopLevelKeys } from './json-keys.js';
+import { TopLevelKeyCutter } from './json-keys.js';
 
 /**
  * What one key may see of the items (EXTENSIONS.md, "Key views"), as the API applies it: the
@@ -16,7 +16,8 @@ export class KeyViewOfItems {
     /** When the view was last set or cleared (epoch ms). */
     readonly since: number,
     private readonly shown: readonly ItemField[],
-    private readonly hiddenCustom: ReadonlySet<string>,
+    /** Cuts the hidden custom fields out of an item's customFields; null when none is hidden. */
+    private readonly hiddenCustom: TopLevelKeyCutter | null,
   ) {}
 
   /**
@@ -32,7 +33,9 @@ export class KeyViewOfItems {
       rules,
       key.viewUpdatedAt ?? 0,
       shown,
-      new Set(rules.hiddenCustomFields),
+      rules.hiddenCustomFields.length === 0
+        ? null
+        : new TopLevelKeyCutter(new Set(rules.hiddenCustomFields)),
     );
   }
 
@@ -89,10 +92,7 @@ export class KeyViewOfItems {
     const cap = this.rules.quantityCap;
     // Stock rows are never negative and add up to the quantity: none exceeds it.
     const capped = cap !== null && item.quantity > cap;
-    const customFields =
-      this.hiddenCustom.size === 0
-        ? item.customFields
-        : withoutTopLevelKeys(item.customFields, this.hiddenCustom);
+    const customFields = this.hiddenCustom?.cut(item.customFields) ?? item.customFields;
     if (!capped && customFields === item.customFields) return item;
     const seen = { ...item, customFields };
     if (capped) {
