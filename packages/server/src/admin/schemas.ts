@@ -204,7 +204,7 @@ export const UpdateOrganizationBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** A key's view as a request sends it (EXTENSIONS.md, "Key views"). */
+/** A key's view as a request sends it (docs/architecture.md#key-views). */
 const ViewBody = Type.Union(
   [
     Type.Object(

@@ -5,7 +5,7 @@ import { ITEM_FIELDS, type ItemField } from './item-fields.js';
 import { TopLevelKeyCutter } from './json-keys.js';
 
 /**
- * What one key may see of the items (EXTENSIONS.md, "Key views"), as the API applies it: the
+ * What one key may see of the items (docs/architecture.md#key-views), as the API applies it: the
  * rows go to the store as a scope (applied inside its queries); hidden fields are refused in
  * `fields` and in the filters that would reveal them, and left out of every item; quantities
  * are capped. Shared by the routes and the MCP tools, which answer with the routes' bodies.

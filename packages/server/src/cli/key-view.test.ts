@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../keys/issue.js';
 import { createCliSandbox, expectFailure, expectSuccess } from '../testing/cli-harness.js';
 
-/** Key views on the CLI (EXTENSIONS.md, "Key views"): `key create` flags and `key update`. */
+/** Key views on the CLI (docs/architecture.md#key-views): `key create` flags and `key update`. */
 
 const sandbox = createCliSandbox();
 afterAll(() => sandbox.cleanup());

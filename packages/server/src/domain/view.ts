@@ -3,7 +3,7 @@ import { DomainError } from './errors.js';
 import { locationCodeProblem } from './location.js';
 
 /**
- * Key views (EXTENSIONS.md, "Key views"): what one key may see. A view is kept and shown as
+ * Key views (docs/architecture.md#key-views): what one key may see. A view is kept and shown as
  * its operator wrote it, canonicalized (`KeyView`: `where` expressions, `hideFields`, a quantity
  * cap); `viewRules` reads it into what the store and the API apply.
  */

@@ -8,7 +8,7 @@ import { errorResponses, KEY_ERRORS, SECURITY } from '../schemas.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 
-/** A key's view as operators wrote it (EXTENSIONS.md, "Key views"). */
+/** A key's view as operators wrote it (docs/architecture.md#key-views). */
 const KeyViewSchema = Type.Object({
   where: Type.Array(Type.String(), {
     description:

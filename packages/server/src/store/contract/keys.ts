@@ -10,7 +10,7 @@ export interface RateLimitPolicy {
 }
 
 /**
- * What one key may see (EXTENSIONS.md, "Key views"), as its operator wrote it, canonical
+ * What one key may see (docs/architecture.md#key-views), as its operator wrote it, canonical
  * (domain/view.ts): `where` expressions that must all hold, fields hidden, a quantity cap.
  */
 export interface KeyView {
