@@ -6,6 +6,7 @@ import { hashKey, isWellFormedKey } from '../keys/format.js';
 import type { ApiKeyRecord, KeyContext, Organization } from '../store/types.js';
 import { isoTime } from '../time.js';
 import { ApiError } from './errors.js';
+import type { QueryChecks } from './query-checks.js';
 
 /** Who is calling: established by `authenticate`, completed by `authorize`. */
 export interface Principal {
@@ -25,6 +26,8 @@ export interface AccessPolicy {
   permission?: string;
   /** Whether a successful request spends one use of the key's quota. */
   chargesQuota: boolean;
+  /** The checks of the parsed query that need the key or the organization's data. */
+  checks?: QueryChecks<never>;
 }
 
 declare module 'fastify' {
@@ -238,15 +241,19 @@ function hasOwn(query: unknown, name: string): boolean {
 }
 
 /**
- * preHandler for keyed routes, after query validation: membership → organization override →
- * feature flag → permission → quota charge. Synchronous (callback style) unless it must ask
- * the database: an override naming another organization, or a key with a quota.
+ * preHandler for keyed routes, after query validation: the query's check against the key's view
+ * (the rest of query validation) → membership → organization override → feature flag →
+ * permission → the query's checks against the organization's data → quota charge. Synchronous
+ * (callback style) unless it must ask the database: an override naming another organization, a
+ * query naming a location, or a key with a quota.
  */
 export function authorize(services: Services) {
   function check(request: FastifyRequest): Promise<void> | undefined {
     const access = routeOf(request).config.access;
     const principal = request.principal;
     if (!access || !principal) return undefined;
+    const query = request.query as never;
+    access.checks?.byKey?.(principal.key, query);
     if (!principal.member) {
       throw new ApiError(
         'ORGANIZATION_FORBIDDEN',
@@ -275,11 +282,14 @@ export function authorize(services: Services) {
     }
     requireGrants(access, principal.key, organization);
     request.organization = organization;
-    if (!access.chargesQuota) return undefined;
+    const checking = access.checks?.byData?.(services, organization.id, query);
+    if (!access.chargesQuota) return checking;
     // One database write per request for a key with a quota: the atomic charge.
-    return chargeQuota(services, principal)?.then(() => {
-      request.quotaCharged = true;
-    });
+    const charge = () =>
+      chargeQuota(services, principal)?.then(() => {
+        request.quotaCharged = true;
+      });
+    return checking === undefined ? charge() : checking.then(charge);
   }
 
   return function authorizeRequest(

@@ -11,6 +11,7 @@ import {
 import { ApiError } from '../api/errors.js';
 import { internalError, knownFailure } from '../api/failures.js';
 import { PARAMS, type ParamName } from '../api/params.js';
+import type { QueryChecks } from '../api/query-checks.js';
 import { quote } from '../api/query-validator.js';
 import type { Services } from '../context.js';
 import type { Organization } from '../store/types.js';
@@ -52,6 +53,8 @@ export interface ToolDefinition<Input> {
   access: Pick<AccessPolicy, 'feature' | 'permission'>;
   /** The arguments, as strings, read as the route reads its querystring (same errors). */
   read(parameters: Record<string, string>): Input;
+  /** The route's checks of its query against the key and the organization, at the same steps. */
+  checks?: QueryChecks<Input>;
   run(context: ToolContext, input: Input): Promise<ToolAnswer>;
 }
 
@@ -65,7 +68,8 @@ export interface McpTool {
 /**
  * A tool made of a definition: its listing (input and output schemas generated from the API's
  * TypeBox schemas) and its call, which runs the API's checks in the API's order: arguments
- * (400 codes), feature, permission, then one use of the key's quota (given back when the call
+ * and the key's view (400 codes), feature, permission, the arguments against the
+ * organization's data (a location code), then one use of the key's quota (given back when the call
  * fails on our side). Any API error becomes a tool result with `isError`, no structured
  * content, and the error's code and message as text.
  */
@@ -127,7 +131,9 @@ export function defineTool<Input>(definition: ToolDefinition<Input>): McpTool {
     let charged = false;
     try {
       const input = definition.read(parameters(args));
+      definition.checks?.byKey?.(principal.key, input);
       requireGrants(definition.access, principal.key, organization);
+      await definition.checks?.byData?.(services, organization.id, input);
       const charging = chargeQuota(services, principal);
       if (charging) {
         await charging;

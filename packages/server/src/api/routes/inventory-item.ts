@@ -5,18 +5,11 @@ import type { AccessPolicy } from '../auth.js';
 import { ApiError } from '../errors.js';
 import { parseFields } from '../item-fields.js';
 import { KeyViewOfItems } from '../key-view.js';
+import type { QueryChecks } from '../query-checks.js';
 import { type ParsedQuery, routeQuery } from '../query-validator.js';
 import { sendJson } from '../respond.js';
 import { errorResponses, KEY_ERRORS, NOT_MODIFIED, SECURITY } from '../schemas.js';
 import { itemJson } from '../serialize.js';
-
-const access: AccessPolicy = {
-  keyed: true,
-  organizationOverride: true,
-  feature: 'inventory',
-  permission: 'inventory:view',
-  chargesQuota: true,
-};
 
 /** The item's parameters as the handler uses them: `fields` as a list of fields. */
 export const itemQuery = routeQuery({
@@ -25,13 +18,28 @@ export const itemQuery = routeQuery({
   read: ({ fields, ...query }) => ({ value: { ...query, fields: parseFields(fields) } }),
 });
 
+/** The item's check that needs the key (shared with get_item): what the key's view hides. */
+export const itemChecks: QueryChecks<ParsedQuery<typeof itemQuery>> = {
+  byKey: (key, query) => KeyViewOfItems.of(key)?.check(query),
+};
+
+const access: AccessPolicy = {
+  keyed: true,
+  organizationOverride: true,
+  feature: 'inventory',
+  permission: 'inventory:view',
+  chargesQuota: true,
+  checks: itemChecks,
+};
+
 /** The item's 200 body (by reference to the shared InventoryItem schema). */
 export const ItemBody = Type.Object({ data: Type.Ref('InventoryItem') });
 
 /**
  * The item's JSON body (the item fast path of serialize.ts: the same bytes the response schema
  * describes) and when it last changed; ITEM_NOT_FOUND for an unknown id or another
- * organization's item. Shared by the route and the MCP tool get_item.
+ * organization's item. Shared by the route and the MCP tool get_item. The query has passed
+ * `itemChecks`; the view's check is repeated (it costs nothing) so that no caller skips it.
  */
 export async function itemBody(
   services: Services,

@@ -19,6 +19,7 @@ import { Gate } from '../gate.js';
 import { DEFAULT_PAGE_SIZE, type ItemField, MAX_PAGE_SIZE, parseFields } from '../item-fields.js';
 import { KeyViewOfItems } from '../key-view.js';
 import { PARAMS } from '../params.js';
+import type { QueryChecks } from '../query-checks.js';
 import {
   type ParsedQuery,
   type QueryReading,
@@ -30,14 +31,6 @@ import { sendJson } from '../respond.js';
 import { errorResponses, KEY_ERRORS, NOT_MODIFIED, SECURITY } from '../schemas.js';
 import { itemJson } from '../serialize.js';
 import { encodeSince, MAX_FUTURE_MS, parseSince, type SincePoint, startsOver } from '../sync.js';
-
-const access: AccessPolicy = {
-  keyed: true,
-  organizationOverride: true,
-  feature: 'inventory',
-  permission: 'inventory:view',
-  chargesQuota: true,
-};
 
 /** The list's parameters as the handler uses them, read once by the querystring's validator. */
 export interface ItemsQuery {
@@ -196,6 +189,34 @@ function problem(param: string, message: string): QueryReading<never> {
 /** The list's querystring: its schema and check, shared with the MCP tool (mcp/tools/search-items.ts). */
 export const itemsQuery = routeQuery({ optional: PARAMETERS, read: readItemsQuery });
 
+/**
+ * The list's checks that need the key or the organization (shared with search_items): what the
+ * key's view hides, and whether `location` names one of the organization's locations.
+ */
+export const itemsChecks: QueryChecks<ItemsQuery> = {
+  byKey: (key, query) => KeyViewOfItems.of(key)?.check(query),
+  byData: (services, organizationId, { location }) =>
+    location === undefined ? undefined : knownLocation(services, organizationId, location),
+};
+
+async function knownLocation(services: Services, organizationId: string, code: string) {
+  if (await services.store.findLocation(organizationId, code)) return;
+  throw new ApiError(
+    'INVALID_PARAMETER',
+    `Unknown location ${quote(code)}: this organization has no location with that code (codes are case-sensitive); list them with GET /api/v1/inventory/locations.`,
+    { param: 'location' },
+  );
+}
+
+const access: AccessPolicy = {
+  keyed: true,
+  organizationOverride: true,
+  feature: 'inventory',
+  permission: 'inventory:view',
+  chargesQuota: true,
+  checks: itemsChecks,
+};
+
 /** The list's 200 body (the items by reference to the shared InventoryItem schema). */
 export const ItemsPage = Type.Object({
   data: Type.Array(Type.Ref('InventoryItem')),
@@ -275,7 +296,8 @@ export type PageBytes = ReturnType<HashedBody['finish']>;
 /**
  * The page a read list query answers with, as the bytes of its JSON body: the route sends
  * them, the MCP tool search_items parses them (the same body for the same parameters). `view`
- * is the key's view (null: it sees everything).
+ * is the key's view (null: it sees everything). The query has passed `itemsChecks`; the view's
+ * check is repeated (it costs nothing) so that no caller can page through what the view hides.
  */
 export async function itemsPage(
   services: Services,
@@ -284,16 +306,6 @@ export async function itemsPage(
   view: KeyViewOfItems | null,
 ): Promise<PageBytes> {
   view?.check(query);
-  if (
-    query.location !== undefined &&
-    !(await services.store.findLocation(organizationId, query.location))
-  ) {
-    throw new ApiError(
-      'INVALID_PARAMETER',
-      `Unknown location ${quote(query.location)}: this organization has no location with that code (codes are case-sensitive); list them with GET /api/v1/inventory/locations.`,
-      { param: 'location' },
-    );
-  }
   const sync = query.sync;
   return sync === null
     ? buildPage(services, organizationId, query, view)

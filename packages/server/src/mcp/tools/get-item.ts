@@ -1,6 +1,6 @@
 import { KeyViewOfItems } from '../../api/key-view.js';
 import { joined } from '../../api/respond.js';
-import { ItemBody, itemBody, itemQuery } from '../../api/routes/inventory-item.js';
+import { ItemBody, itemBody, itemChecks, itemQuery } from '../../api/routes/inventory-item.js';
 import { lines } from '../render.js';
 import { defineTool } from '../tool.js';
 
@@ -15,6 +15,7 @@ export const getItem = defineTool({
   output: ItemBody,
   access: { feature: 'inventory', permission: 'inventory:view' },
   read: (parameters) => itemQuery.validate(parameters),
+  checks: itemChecks,
   run: async ({ services, organization, principal }, query) => {
     const view = KeyViewOfItems.of(principal.key);
     const { body: bytes } = await itemBody(services, organization.id, query, view);

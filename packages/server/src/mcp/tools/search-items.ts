@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../../api/errors.js';
 import { KeyViewOfItems } from '../../api/key-view.js';
 import { joined } from '../../api/respond.js';
-import { ItemsPage, itemsPage, itemsQuery } from '../../api/routes/inventory-items.js';
+import { ItemsPage, itemsChecks, itemsPage, itemsQuery } from '../../api/routes/inventory-items.js';
 import { itemColumns, table } from '../render.js';
 import { defineTool } from '../tool.js';
 
@@ -52,6 +52,7 @@ export const searchItems = defineTool({
   output: ItemsPage,
   access: { feature: 'inventory', permission: 'inventory:view' },
   read: (parameters) => itemsQuery.validate({ limit: String(MCP_DEFAULT_LIMIT), ...parameters }),
+  checks: itemsChecks,
   run: async ({ services, organization, principal }, query) => {
     const page = await itemsPage(
       services,
