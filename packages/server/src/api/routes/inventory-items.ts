@@ -402,13 +402,18 @@ async function buildSyncPage(
   const viewVersion = view?.since ?? 0;
   const walkVersion = cursor === null ? viewVersion : (cursor.viewVersion ?? 0);
   const over = cursor === null && view !== null && startsOver(since, viewVersion);
+  // A walk from the client's own point under the same view names only the items the key
+  // could have seen since that point; one that started over names every item outside the
+  // view (the client's copy was made under another view).
+  const seenAfterSeq =
+    view !== null && !startsOver(since, walkVersion) ? { seenAfterSeq: since.afterSeq } : {};
   const page = await services.store.listChanges(organizationId, {
     afterSeq: cursor?.afterSeq ?? (over ? 0 : since.afterSeq),
     limit,
     ...(query.status === undefined ? {} : { status: query.status }),
     ...(query.location === undefined ? {} : { location: query.location }),
     includeDeleted,
-    ...(view === null ? {} : { scope: view.scope, scopeSince: view.since }),
+    ...(view === null ? {} : { scope: view.scope, scopeSince: view.since, ...seenAfterSeq }),
     onItem: (item) => {
       body.add(count > 0 ? `,${write(item)}` : write(item));
       count++;

@@ -29,6 +29,14 @@ export interface ChangeQuery {
   /** When the scope last changed (epoch ms): no view exit is dated before it. */
   scopeSince?: number;
   /**
+   * Where the reader's copy stands (the position its sync walk started from), when it was made
+   * under this same scope. With it, a changed item outside the scope, or a tombstone, is
+   * offered only if the key could have seen the item at that position or at some point since
+   * (the before-images of its changes, migration 11, say so); an item it never saw is never
+   * named. Without it (a walk that starts over under a new scope), every one is offered.
+   */
+  seenAfterSeq?: number;
+  /**
    * When given, each item of the page is handed to it as it is read, in change order, and the
    * page's `items` stays empty: the caller can turn each into bytes at once, so a large page's
    * items need not all be alive together (on PostgreSQL a page is read over several fetches,

@@ -64,19 +64,36 @@ export abstract class PostgresChangeFeed extends PostgresAudit implements Change
   }
 
   async purgeTombstones(before: number): Promise<number> {
-    // In batches, each its own statement: every one well within the statement deadline however
-    // many tombstones have expired.
+    const purged = await this.purgeBatches(
+      `WITH batch AS (
+         SELECT organization_id, seq FROM item_tombstones WHERE deleted_at < $1 LIMIT $2
+       )
+       DELETE FROM item_tombstones t USING batch b
+       WHERE t.organization_id = b.organization_id AND t.seq = b.seq`,
+      before,
+    );
+    // Before-images as old serve no sync point that is not expired (a missing one only makes
+    // a sync name an item it may not have seen).
+    await this.purgeBatches(
+      `WITH batch AS (
+         SELECT organization_id, item_id, seq FROM item_changes WHERE changed_at < $1 LIMIT $2
+       )
+       DELETE FROM item_changes c USING batch b
+       WHERE c.organization_id = b.organization_id AND c.item_id = b.item_id AND c.seq = b.seq`,
+      before,
+    );
+    return purged;
+  }
+
+  /**
+   * Runs a purge statement in batches, each its own statement: every one well within the
+   * statement deadline however many rows have expired.
+   */
+  private async purgeBatches(sql: string, before: number): Promise<number> {
     let purged = 0;
     for (;;) {
       const removed = await this.run(async (db) => {
-        const result = await db.query(
-          `WITH batch AS (
-             SELECT organization_id, seq FROM item_tombstones WHERE deleted_at < $1 LIMIT $2
-           )
-           DELETE FROM item_tombstones t USING batch b
-           WHERE t.organization_id = b.organization_id AND t.seq = b.seq`,
-          [before, this.deleteBatchSize],
-        );
+        const result = await db.query(sql, [before, this.deleteBatchSize]);
         return result.rowCount ?? 0;
       });
       purged += removed;

@@ -2,6 +2,7 @@ import { filtersRows, foldScope } from '../item-scope.js';
 import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
 import { unsearchable } from '../storable.js';
 import type { ChangeQuery, ItemQuery } from '../types.js';
+import { seenSinceCondition } from './before-images.js';
 import { scopeConditions, searchFieldsCondition } from './item-scope.js';
 import { ITEM_COLUMNS } from './rows.js';
 import { containsPattern, FIELD_SEPARATOR } from './search-text.js';
@@ -329,13 +330,41 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
   // `in_scope` false, which makes them the key's deletions (store/changes.ts).
   const exits = query.includeDeleted && filtersRows(query.scope);
   const scope = scopeConditions(query.scope, 'items', params);
-  const inScope = exits ? `, (${['true', ...scope].join(' AND ')}) AS in_scope` : '';
-  const scopeWhere = exits ? '' : scope.map((condition) => ` AND ${condition}`).join('');
+  const inScopeExpression = `(${['true', ...scope].join(' AND ')})`;
+  const inScope = exits ? `, ${inScopeExpression} AS in_scope` : '';
+  let scopeWhere = exits ? '' : scope.map((condition) => ` AND ${condition}`).join('');
+  // Only the exits and tombstones the key could have seen are read (ChangeQuery.seenAfterSeq):
+  // every row read is offered, so the page is full when rows follow it.
+  let seenTombstone = '';
+  if (exits && query.scope !== undefined && query.seenAfterSeq !== undefined) {
+    scopeWhere = ` AND (${inScopeExpression} IS TRUE OR ${seenSinceCondition(
+      query.scope,
+      query.seenAfterSeq,
+      {
+        organization: 'items.organization_id',
+        item: 'items.id',
+        latest: 'items.change_seq',
+        created: 'items.created_seq',
+      },
+      params,
+    )})`;
+    seenTombstone = ` AND ${seenSinceCondition(
+      query.scope,
+      query.seenAfterSeq,
+      {
+        organization: 'item_tombstones.organization_id',
+        item: 'item_tombstones.item_id',
+        latest: 'item_tombstones.seq',
+        created: null,
+      },
+      params,
+    )}`;
+  }
   const tombstones = query.includeDeleted
     ? `UNION ALL (
          SELECT organization_id, item_id, NULL, NULL, NULL, NULL, NULL, NULL::float8, NULL::text, NULL::json,
            NULL::bigint, NULL::bigint, seq, NULL::bigint, deleted_at${exits ? ', NULL::boolean' : ''}
-         FROM item_tombstones WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3)`
+         FROM item_tombstones WHERE organization_id = $1 AND seq > $2${seenTombstone} ORDER BY seq LIMIT $3)`
     : '';
   return {
     sql: `SELECT o.change_seq AS organization_seq, page.*

@@ -100,13 +100,21 @@ export abstract class PostgresItemWrites extends PostgresItems implements ItemSt
         }
         // The deletion's change number is taken from the organization's row (locked until the
         // commit, as in writeItems), and the tombstone written, only when an item went.
+        // The deleted row's before-image goes with its tombstone (migration 11).
         const result = await client.query(
           `WITH gone AS (
              DELETE FROM items WHERE organization_id = $1 AND ${'id' in by ? 'id' : 'sku'} = $2
-             RETURNING id
+             RETURNING id, change_seq, created_seq, status, custom_fields, stock
            ), taken AS (
              UPDATE organizations SET change_seq = GREATEST(change_seq + 1, $3::bigint)
              WHERE id = $1 AND EXISTS (SELECT 1 FROM gone) RETURNING change_seq
+           ), image AS (
+             INSERT INTO item_changes (organization_id, item_id, seq, prev_seq, created_seq,
+               changed_at, status, custom_fields, stock)
+             SELECT $1, gone.id, taken.change_seq, gone.change_seq, gone.created_seq, $4,
+               gone.status, gone.custom_fields, gone.stock
+             FROM gone, taken
+             ON CONFLICT DO NOTHING
            )
            INSERT INTO item_tombstones (organization_id, seq, item_id, deleted_at)
            SELECT $1, taken.change_seq, gone.id, $4 FROM gone, taken`,

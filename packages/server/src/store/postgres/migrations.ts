@@ -433,6 +433,57 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
       ANALYZE item_stock;
     `,
   },
+  {
+    // Issue 41. Before-images of the change feed: each change of an item keeps the values the
+    // item had just before it of what a key view can filter on (status, custom_fields, stock),
+    // with the number of the item's previous change (prev_seq) and of its creation, so a sync
+    // names an item that left a key's view only if the key could see it since the sync point
+    // (store/changes.ts). Updates record themselves by a statement trigger, set-based over the
+    // statement's transition tables (so a previous release running on this schema records its
+    // changes too); a deletion records its own with its tombstone's number. A creation needs
+    // no record: before it there was nothing to see. No foreign key: a previous release deletes
+    // organizations without knowing this table (its rows are purged by age, like tombstones).
+    //
+    // installation_secrets: secrets of the installation shared by every process, such as the
+    // key that signs sync tokens (api/sync-token-secret.ts), made at first need.
+    version: 11,
+    name: 'change_before_images',
+    sql: `
+      CREATE TABLE item_changes (
+        organization_id text COLLATE "C" NOT NULL,
+        item_id text COLLATE "C" NOT NULL,
+        seq bigint NOT NULL,
+        prev_seq bigint NOT NULL,
+        created_seq bigint,
+        changed_at bigint NOT NULL,
+        status text,
+        custom_fields json,
+        stock text,
+        PRIMARY KEY (organization_id, item_id, seq)
+      );
+      CREATE INDEX item_changes_changed_at ON item_changes (changed_at);
+      CREATE FUNCTION stockroom_item_before_images() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        INSERT INTO item_changes (organization_id, item_id, seq, prev_seq, created_seq,
+          changed_at, status, custom_fields, stock)
+        SELECT n.organization_id, n.id, n.change_seq, o.change_seq, n.created_seq,
+          n.updated_at, o.status, o.custom_fields, o.stock
+        FROM new_items n JOIN old_items o ON o.organization_id = n.organization_id AND o.id = n.id
+        WHERE n.change_seq <> o.change_seq
+        ON CONFLICT DO NOTHING;
+        RETURN NULL;
+      END
+      $fn$;
+      CREATE TRIGGER items_change_before_image AFTER UPDATE ON items
+        REFERENCING OLD TABLE AS old_items NEW TABLE AS new_items
+        FOR EACH STATEMENT EXECUTE FUNCTION stockroom_item_before_images();
+      CREATE TABLE installation_secrets (
+        name text COLLATE "C" PRIMARY KEY,
+        value bytea NOT NULL,
+        created_at bigint NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Serializes migrations of every process on one database (any schema). */

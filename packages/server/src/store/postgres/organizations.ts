@@ -169,6 +169,17 @@ export abstract class PostgresOrganizations extends PostgresLocations implements
         );
         if ((result.rowCount ?? 0) < this.deleteBatchSize) break;
       }
+      for (;;) {
+        const result = await client.query(
+          `WITH batch AS (
+             SELECT item_id, seq FROM item_changes WHERE organization_id = $1 LIMIT $2
+           )
+           DELETE FROM item_changes c USING batch b
+           WHERE c.organization_id = $1 AND c.item_id = b.item_id AND c.seq = b.seq`,
+          [id, this.deleteBatchSize],
+        );
+        if ((result.rowCount ?? 0) < this.deleteBatchSize) break;
+      }
       const count = async (sql: string) => (await client.query(sql, [id])).rowCount ?? 0;
       const apiKeys = await count('DELETE FROM api_keys WHERE organization_id = $1');
       const memberships = await count('DELETE FROM memberships WHERE organization_id = $1');

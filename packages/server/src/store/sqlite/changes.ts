@@ -3,6 +3,7 @@ import { filtersRows } from '../item-scope.js';
 import type { Row } from '../rows.js';
 import type { ChangeFeedStore, ChangePage, ChangeQuery } from '../types.js';
 import { SqliteAudit } from './audit.js';
+import { seenSinceSql } from './before-images.js';
 import { ITEM_COLUMNS, toChangedItemFromRaw } from './item-rows.js';
 import { scopeSql } from './item-scope.js';
 
@@ -58,6 +59,21 @@ export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeed
         }
         // One more of each than the page holds says whether anything follows it.
         const fetch = query.limit + 1;
+        // The key's scope: rows outside it are left out, or, when deletions are listed, read
+        // with a flag that turns them into the key's deletions (a last column, `in_scope`), and
+        // only those the key could have seen (seenAfterSeq; the tombstones likewise).
+        const scope = scopeSql(query.scope, 'items');
+        const exits = query.includeDeleted && filtersRows(query.scope);
+        const seen = (ref: Parameters<typeof seenSinceSql>[2]) =>
+          exits && query.scope !== undefined && query.seenAfterSeq !== undefined
+            ? seenSinceSql(query.scope, query.seenAfterSeq, ref)
+            : { sql: '', params: [] };
+        const seenTombstone = seen({
+          organization: 'item_tombstones.organization_id',
+          item: 'item_tombstones.item_id',
+          latest: 'item_tombstones.seq',
+          created: null,
+        });
         // Tombstones first (at most limit + 1), so the items can be read as an iterator and
         // merged with them in one pass. The iterator must be closed before the transaction
         // ends: better-sqlite3 refuses the COMMIT, any write and this statement's next run
@@ -66,22 +82,27 @@ export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeed
           ? (
               this.stmt(
                 `SELECT item_id, deleted_at, seq FROM item_tombstones
-                 WHERE organization_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
-              ).all(organizationId, query.afterSeq, fetch) as Row[]
+                 WHERE organization_id = ? AND seq > ?${seenTombstone.sql === '' ? '' : ` AND ${seenTombstone.sql}`}
+                 ORDER BY seq LIMIT ?`,
+              ).all(organizationId, query.afterSeq, ...seenTombstone.params, fetch) as Row[]
             ).map((row) => ({
               id: row.item_id as string,
               deletedAt: row.deleted_at as number,
               seq: row.seq as number,
             }))
           : [];
-        // The key's scope: rows outside it are left out, or, when deletions are listed, read
-        // with a flag that turns them into the key's deletions (a last column, `in_scope`).
-        const scope = scopeSql(query.scope, 'items');
-        const exits = query.includeDeleted && filtersRows(query.scope);
+        // Every row read is offered (a row the key never saw is not read at all), so the page
+        // is full when rows follow it.
+        const seenItem = seen({
+          organization: 'items.organization_id',
+          item: 'items.id',
+          latest: 'items.change_seq',
+          created: 'items.created_seq',
+        });
         // Items one row at a time, each handed on before the next is read (see onItem).
         const rows = this.rawStmt(
           `SELECT ${ITEM_COLUMNS}, change_seq, created_seq${exits ? `, (1${scope.sql}) AS in_scope` : ''} FROM items
-           WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}${query.location === undefined ? '' : STOCKED_AT}${exits ? '' : scope.sql}
+           WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}${query.location === undefined ? '' : STOCKED_AT}${exits ? '' : scope.sql}${seenItem.sql === '' ? '' : ` AND (in_scope = 1 OR ${seenItem.sql})`}
            ORDER BY change_seq LIMIT ?`,
         ).iterate(
           ...(exits ? scope.params : []),
@@ -90,6 +111,7 @@ export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeed
           ...(query.status === undefined ? [] : [query.status]),
           ...(query.location === undefined ? [] : [query.location]),
           ...(exits ? [] : scope.params),
+          ...seenItem.params,
           fetch,
         ) as IterableIterator<unknown[]>;
         const builder = new ChangePageBuilder(query);
@@ -110,17 +132,29 @@ export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeed
   }
 
   async purgeTombstones(before: number): Promise<number> {
+    const purged = await this.purgeBatches(
+      `DELETE FROM item_tombstones WHERE (organization_id, seq) IN (
+         SELECT organization_id, seq FROM item_tombstones WHERE deleted_at < ? LIMIT ?)`,
+      before,
+    );
+    // Before-images as old serve no sync point that is not expired (a missing one only makes
+    // a sync name an item it may not have seen).
+    await this.purgeBatches(
+      `DELETE FROM item_changes WHERE (organization_id, item_id, seq) IN (
+         SELECT organization_id, item_id, seq FROM item_changes WHERE changed_at < ? LIMIT ?)`,
+      before,
+    );
+    return purged;
+  }
+
+  /**
+   * Runs a purge statement in batches, each its own short write transaction, with a turn of the
+   * event loop between them: a large purge never holds the write lock, or this process, for long.
+   */
+  private async purgeBatches(sql: string, before: number): Promise<number> {
     let purged = 0;
-    // In batches, each its own short write transaction, with a turn of the event loop between
-    // them: a large purge never holds the write lock, or this process, for long.
     for (;;) {
-      const removed = await this.run(
-        () =>
-          this.stmt(
-            `DELETE FROM item_tombstones WHERE (organization_id, seq) IN (
-               SELECT organization_id, seq FROM item_tombstones WHERE deleted_at < ? LIMIT ?)`,
-          ).run(before, PURGE_BATCH).changes,
-      );
+      const removed = await this.run(() => this.stmt(sql).run(before, PURGE_BATCH).changes);
       purged += removed;
       if (removed < PURGE_BATCH) return purged;
       await new Promise((resolve) => setImmediate(resolve));

@@ -229,21 +229,38 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
         .transaction(() => {
           const now = Date.now();
           const changes = this.changeClock(organizationId, now);
+          // The deleted row's before-image goes with its tombstone (migration 11).
+          const returning = 'RETURNING id, change_seq, created_seq, status, custom_fields, stock';
           for (const by of refs) {
             const row = (
               'id' in by
                 ? this.stmt(
-                    'DELETE FROM items WHERE organization_id = ? AND id = ? RETURNING id',
+                    `DELETE FROM items WHERE organization_id = ? AND id = ? ${returning}`,
                   ).get(organizationId, by.id)
                 : this.stmt(
-                    'DELETE FROM items WHERE organization_id = ? AND sku = ? RETURNING id',
+                    `DELETE FROM items WHERE organization_id = ? AND sku = ? ${returning}`,
                   ).get(organizationId, by.sku)
-            ) as { id: string } | undefined;
+            ) as Row | undefined;
             deleted.push(row !== undefined);
             if (!row) continue;
+            const seq = changes.next();
             this.stmt(
               'INSERT INTO item_tombstones (organization_id, seq, item_id, deleted_at) VALUES (?, ?, ?, ?)',
-            ).run(organizationId, changes.next(), row.id, now);
+            ).run(organizationId, seq, row.id, now);
+            this.stmt(
+              `INSERT OR IGNORE INTO item_changes (organization_id, item_id, seq, prev_seq, created_seq,
+                 changed_at, status, custom_fields, stock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            ).run(
+              organizationId,
+              row.id,
+              seq,
+              row.change_seq,
+              row.created_seq,
+              now,
+              row.status,
+              row.custom_fields,
+              row.stock,
+            );
           }
           changes.commit();
         })

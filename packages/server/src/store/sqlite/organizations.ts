@@ -161,6 +161,7 @@ export abstract class SqliteOrganizations extends SqliteLocations implements Org
           const items = this.deleteOrganizationItems(id, organization.seq);
           this.stmt('DELETE FROM locations WHERE organization_id = ?').run(id);
           this.stmt('DELETE FROM item_tombstones WHERE organization_id = ?').run(id);
+          this.stmt('DELETE FROM item_changes WHERE organization_id = ?').run(id);
           this.stmt('DELETE FROM webhook_deliveries WHERE organization_id = ?').run(id);
           this.stmt('DELETE FROM webhooks WHERE organization_id = ?').run(id);
           const apiKeys = this.stmt('DELETE FROM api_keys WHERE organization_id = ?').run(id);
