@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { DomainError } from '../domain/errors.js';
 import { viewText } from '../domain/view.js';
-import { ImportFileError } from '../items/errors.js';
+import { ImportFileError, ImportInterruptedError } from '../items/errors.js';
 import { OperationError, type Problem } from '../operations/errors.js';
 import { ServeLockError } from '../serve-lock.js';
 import { StoreConflictError, StoreUnavailableError } from '../store/types.js';
@@ -34,6 +34,8 @@ export type CliErrorCode =
   | 'DESTINATION_REFUSED'
   /** A destructive command the person at the terminal did not confirm. */
   | 'CANCELLED'
+  /** A command stopped by SIGINT or SIGTERM after finishing what it had in flight. */
+  | 'INTERRUPTED'
   | 'INTERNAL_ERROR';
 
 export class CliError extends Error {
@@ -72,6 +74,7 @@ export function toCliError(error: unknown): CliError {
   // A value checked outside commander's argParsers: still the caller's mistake.
   if (error instanceof DomainError) return usageError(error.message);
   if (error instanceof ImportFileError) return new CliError('INVALID_FILE', error.message);
+  if (error instanceof ImportInterruptedError) return new CliError('INTERRUPTED', error.message);
   if (error instanceof OperationError) return cliErrorFor(error.problem);
   if (error instanceof StoreConflictError) return new CliError('CONFLICT', error.message);
   if (error instanceof StoreUnavailableError) return new CliError('DATABASE_ERROR', error.message);

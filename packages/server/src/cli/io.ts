@@ -21,6 +21,15 @@ export interface CliInputStream {
   readLine(): Promise<string | null>;
 }
 
+/**
+ * Where a command hears SIGINT and SIGTERM: the process in the binary, an emitter in a test,
+ * which stops a command by emitting the signal's name, as the operating system would.
+ */
+export interface CliSignals {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+}
+
 export interface CliIo {
   /** Absent: no input (as a pipe or /dev/null would be), so nothing can be asked. */
   stdin?: CliInputStream;
@@ -29,6 +38,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Relative paths (`--database`, files) are resolved against it. */
   cwd: string;
+  /** Absent: nothing listens (a command in a test that does not stop it). */
+  signals?: CliSignals;
 }
 
 /** A stream a person is watching: progress bars and terminal-width help are for it only. */

@@ -7,6 +7,7 @@ import type { ItemRef } from '../store/types.js';
 import { type ConfirmOptions, confirm, confirmable } from './confirm.js';
 import { contextOf, resolvePath, withStore } from './context.js';
 import { CliError, toCliError, usageError } from './errors.js';
+import { listenForStop } from './interrupt.js';
 import { lookupOrganization } from './lookup.js';
 import { createProgress } from './progress.js';
 import { parseId, parseSku } from './values.js';
@@ -80,6 +81,8 @@ one that is not UTF-8, writes nothing.`,
       const progress = createProgress(context.io.stderr);
       const { result, slug } = await withStore(context, async (store) => {
         const organization = await lookupOrganization(store, opts.org);
+        // From here on, SIGINT and SIGTERM finish the batch in flight and report what was kept.
+        const stop = context.io.signals && listenForStop(context.io.signals);
         try {
           const result = await importItemsFile(
             store,
@@ -89,6 +92,7 @@ one that is not UTF-8, writes nothing.`,
             {
               strict,
               onProgress: (p) => progress.update(p),
+              ...(stop && { signal: stop.signal }),
             },
           );
           return { result, slug: organization.slug };
@@ -101,6 +105,7 @@ one that is not UTF-8, writes nothing.`,
           if (error instanceof ImportStoppedError) throw stoppedError(file, error);
           throw error;
         } finally {
+          stop?.release();
           progress.stop();
         }
       });

@@ -15,4 +15,5 @@ process.exitCode = await run(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
+  signals: process,
 });

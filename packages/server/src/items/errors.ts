@@ -55,3 +55,15 @@ export class ImportStoppedError extends Error {
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
+
+/**
+ * What stops an import asked to stop (`stockroom items import` on SIGINT or SIGTERM): the
+ * batch in flight is finished and the import ends as an ImportStoppedError with this cause.
+ */
+export class ImportInterruptedError extends Error {
+  override name = 'ImportInterruptedError';
+
+  constructor(readonly signal: string) {
+    super(`interrupted by ${signal}`);
+  }
+}

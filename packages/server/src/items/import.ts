@@ -35,6 +35,11 @@ export interface ImportOptions {
   /** Rows per transaction in non-strict mode. */
   batchSize?: number;
   onProgress?: (progress: ImportProgress) => void;
+  /**
+   * Asks the import to stop (`stockroom items import` on SIGINT or SIGTERM): the batch in
+   * flight is finished, then ImportStoppedError is thrown with the signal's reason as cause.
+   */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -111,7 +116,14 @@ async function writeFile(
   } catch (error) {
     throw readFailure(error);
   }
-  await checkUtf8(file);
+  const signal = options.signal;
+  // Stopped before the first write: nothing was kept.
+  const stopIfAsked = () => {
+    if (signal?.aborted)
+      throw new ImportStoppedError(committed(emptyResult()), undefined, signal.reason);
+  };
+  await checkUtf8(file, signal);
+  stopIfAsked();
 
   // Pass 1: parse everything, write nothing. Only strict mode checks the rows here and keeps
   // anything: the rejections, and the valid rows for its single write. Without strict, only the
@@ -126,6 +138,7 @@ async function writeFile(
   const onBytes: OnBytes = (done) => progress?.({ phase: 'checking', done, total: size });
   if (options.strict) {
     for await (const row of checkedRows(file, format, progress && onBytes)) {
+      if (signal?.aborted) break;
       total++;
       if ('reason' in row) rejected.push({ line: row.line, reason: row.reason });
       else {
@@ -134,10 +147,14 @@ async function writeFile(
       }
     }
   } else if (format === 'ndjson') {
-    total = await countNdjsonRecords(file, progress && onBytes);
+    total = await countNdjsonRecords(file, progress && onBytes, undefined, signal);
   } else {
-    for await (const _ of readRecords(file, format, progress && onBytes)) total++;
+    for await (const _ of readRecords(file, format, progress && onBytes)) {
+      if (signal?.aborted) break;
+      total++;
+    }
   }
+  stopIfAsked();
   progress?.({ phase: 'checking', done: size, total: size });
 
   const result = emptyResult();
@@ -178,8 +195,14 @@ async function writeFile(
   };
   // The batches written before a failure stay committed: the error says how many rows they hold.
   let lastLine: number | undefined;
+  let interrupted = false;
   try {
     for await (const row of checkedRowsOffThread(file, format)) {
+      // Asked to stop: the rows taken so far are written below, the rest of the file is left.
+      if (signal?.aborted) {
+        interrupted = true;
+        break;
+      }
       done++;
       lastLine = row.line;
       if ('reason' in row) {
@@ -200,6 +223,10 @@ async function writeFile(
           ? undefined
           : `after line ${lastLine}`;
     throw new ImportStoppedError(committed(result), where, error);
+  }
+  if (interrupted) {
+    const where = lastLine === undefined ? undefined : `after line ${lastLine}`;
+    throw new ImportStoppedError(committed(result), where, signal?.reason);
   }
   // Store rejections arrive per batch, after the parse rejections of that batch: restore file order.
   result.errors.sort((a, b) => a.line - b.line);

@@ -21,6 +21,8 @@ export async function countNdjsonRecords(
   onBytes?: OnBytes,
   /** Bytes per read; tests make it small to put line breaks across reads. */
   readSize = 1024 * 1024,
+  /** Stops reading (the count is then partial): the import was asked to stop. */
+  signal?: AbortSignal,
 ): Promise<number> {
   let records = 0;
   let line = 0;
@@ -36,6 +38,7 @@ export async function countNdjsonRecords(
   const stream = createReadStream(file, { highWaterMark: readSize });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (signal?.aborted) return records;
       bytesRead += chunk.length;
       onBytes?.(bytesRead);
       let start = afterCr && chunk[0] === LF ? 1 : 0;

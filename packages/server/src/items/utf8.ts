@@ -68,14 +68,18 @@ export class Utf8Check {
   }
 }
 
-/** Reads the whole file once; throws ImportFileError at the first invalid UTF-8 sequence. */
-export async function checkUtf8(file: string): Promise<void> {
+/**
+ * Reads the whole file once; throws ImportFileError at the first invalid UTF-8 sequence. An
+ * aborted `signal` (the import was asked to stop) ends the reading early, without a verdict.
+ */
+export async function checkUtf8(file: string, signal?: AbortSignal): Promise<void> {
   const check = new Utf8Check();
   let first: Buffer | undefined;
   let problem: { offset: number; line: number } | null = null;
   const stream = createReadStream(file);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (signal?.aborted) return;
       first ??= chunk;
       problem = check.push(chunk);
       if (problem) break;
