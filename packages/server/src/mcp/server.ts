@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyRequest } from 'fastify';
+import { quote } from '../api/query-validator.js';
 import type { Services } from '../context.js';
 import { VERSION } from '../version.js';
 import type { McpTool, ToolContext } from './tool.js';
@@ -44,7 +45,7 @@ function requestServer(context: ToolContext): Server {
     if (!tool) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(call.params.name)}: the tools are ${TOOL_NAMES} (tools/list describes them).`,
+        `Unknown tool ${quote(call.params.name)}: the tools are ${TOOL_NAMES} (tools/list describes them).`,
       );
     }
     return tool.call(context, call.params.arguments ?? {});

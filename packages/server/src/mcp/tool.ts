@@ -12,8 +12,9 @@ import { ApiError } from '../api/errors.js';
 import { internalError, knownFailure } from '../api/failures.js';
 import { PARAMS, type ParamName } from '../api/params.js';
 import type { QueryChecks } from '../api/query-checks.js';
-import { quote } from '../api/query-validator.js';
+import { quote, shown } from '../api/query-validator.js';
 import type { Services } from '../context.js';
+import { maskKeys } from '../keys/format.js';
 import type { Organization } from '../store/types.js';
 import { argumentsSchema, toolSchema } from './schema.js';
 
@@ -97,7 +98,8 @@ export function defineTool<Input>(definition: ToolDefinition<Input>): McpTool {
       throw new ApiError(
         'UNKNOWN_PARAMETER',
         `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map(quote).join(', ')}; ${definition.name} accepts: ${accepted}.`,
-        { param: unknown[0] as string },
+        // Masked as in the message: a key sent as an argument name is never echoed.
+        { param: shown(unknown[0] as string) },
       );
     }
     for (const name of definition.required ?? []) {
@@ -162,8 +164,12 @@ export function defineTool<Input>(definition: ToolDefinition<Input>): McpTool {
   return { name: definition.name, listing, call };
 }
 
-/** An error as a tool result's text: its code and message (and the argument at fault). */
+/**
+ * An error as a tool result's text: its code and message (and the argument at fault). Each
+ * masks what it echoes; the text is masked once more, so that no message a tool may gain
+ * later sends a key back whole.
+ */
 export function errorText(error: ApiError): string {
   const param = error.param === undefined ? '' : ` (argument: ${error.param})`;
-  return `Error ${error.code}${param}: ${error.message}`;
+  return maskKeys(`Error ${error.code}${param}: ${error.message}`);
 }

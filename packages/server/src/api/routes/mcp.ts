@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../context.js';
+import { maskKeys } from '../../keys/format.js';
 import { answerMcp } from '../../mcp/server.js';
 import type { AccessPolicy } from '../auth.js';
 import { answerPreflight } from '../cors.js';
@@ -52,6 +53,14 @@ export function mcpMethodNotAllowed(request: FastifyRequest): ApiError {
   );
 }
 
+/**
+ * A name a client sent, as the log line holds it: a key pasted as a method or a tool name is
+ * cut to its display prefix (masked before it is cut, so no cut leaves a longer part of it).
+ */
+function loggedName(name: string): string {
+  return maskKeys(name).slice(0, 64);
+}
+
 /** The JSON-RPC methods (and tool names) of a body, for the request's log line. */
 function described(body: unknown): { mcpMethods: string; tools?: string } {
   const messages = (Array.isArray(body) ? body : [body]) as Array<{
@@ -62,9 +71,9 @@ function described(body: unknown): { mcpMethods: string; tools?: string } {
   const tools: string[] = [];
   for (const message of messages) {
     if (typeof message !== 'object' || message === null) continue;
-    if (typeof message.method === 'string') methods.push(message.method.slice(0, 64));
+    if (typeof message.method === 'string') methods.push(loggedName(message.method));
     if (message.method === 'tools/call' && typeof message.params?.name === 'string') {
-      tools.push(message.params.name.slice(0, 64));
+      tools.push(loggedName(message.params.name));
     }
   }
   return { mcpMethods: methods.join(','), ...(tools.length > 0 ? { tools: tools.join(',') } : {}) };
