@@ -26,7 +26,8 @@ function folders(dir: string, prefix = ''): string[] {
 function files(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (SKIPPED.has(entry.name)) continue;
+    // Hidden folders are tools' and engineers' scratch space, not the repository's files.
+    if (SKIPPED.has(entry.name) || (entry.isDirectory() && entry.name.startsWith('.'))) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...files(full));
     else if (entry.isFile()) out.push(full);

@@ -467,15 +467,22 @@ describe('llms.txt', () => {
     expect(text).not.toMatch(/\]\((?!https?:)/);
   });
 
-  test('llms-full.txt holds every English page as processed Markdown, and names the Spanish file', async () => {
+  test('llms-full.txt holds every page of both languages as processed Markdown, English first', async () => {
     const full = await (await get('/llms-full.txt')).text();
-    for (const slug of SLUGS) {
-      const markdown = await (await get(`/en/docs/${slug}.mdx`)).text();
-      expect(full.includes(markdown), `en/${slug}`).toBe(true);
-      const spanish = await (await get(`/es/docs/${slug}.mdx`)).text();
-      expect(full.includes(spanish), `es/${slug}`).toBe(false);
+    // Where each page's processed Markdown starts in the file: all there, English before Spanish.
+    const at: Record<string, number[]> = { en: [], es: [] };
+    for (const locale of LOCALES) {
+      for (const slug of SLUGS) {
+        const markdown = await (await get(`/${locale}/docs/${slug}.mdx`)).text();
+        at[locale]?.push(full.indexOf(markdown));
+        expect(full.indexOf(markdown), `${locale}/${slug}`).toBeGreaterThan(0);
+      }
     }
-    expect(full).toContain('https://docs.example.test/es/llms-full.txt');
+    expect(Math.max(...(at.en ?? []))).toBeLessThan(Math.min(...(at.es ?? [])));
+    // Words only the Spanish pages hold (the introduction's lead paragraph, the API reference's
+    // generated table headings) are in it.
+    expect(full).toContain('Stockroom es una API');
+    expect(full).toContain('|Nombre|En|Obligatorio|Tipo|Descripción|');
   });
 
   /** The pieces of an llms-full file: its opening, then one processed page each. */
@@ -485,12 +492,16 @@ describe('llms.txt', () => {
     const full = await (await get('/llms-full.txt')).text();
     const [opening, ...pages] = parts(full);
     expect(opening).toMatch(/^# Stockroom\n\n> [^\n]+\n$/);
-    expect(opening).toContain('https://docs.example.test/es/llms-full.txt');
+    for (const locale of LOCALES) {
+      expect(opening).toContain(`https://docs.example.test/${locale}/llms-full.txt`);
+    }
     const titles = pages.map((page) => page.split('\n')[0]);
     const expected: string[] = [];
-    for (const slug of PAGE_ORDER) {
-      const markdown = await (await get(`/en/docs/${slug}.md`)).text();
-      expected.push(markdown.split('\n')[0] ?? '');
+    for (const locale of LOCALES) {
+      for (const slug of PAGE_ORDER) {
+        const markdown = await (await get(`/${locale}/docs/${slug}.md`)).text();
+        expected.push(markdown.split('\n')[0] ?? '');
+      }
     }
     expect(titles).toEqual(expected);
   });

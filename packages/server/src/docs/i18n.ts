@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 
 /**
  * The locales the docs host serves, in navigation order, and every word the host writes itself:
- * its chrome and the API reference generator. Text taken from the OpenAPI document (summaries,
- * descriptions) stays as the API wrote it.
+ * its chrome and the API reference generator. The texts of the OpenAPI document (summaries,
+ * descriptions) have their own table (build/openapi-texts.ts).
  */
 export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];

@@ -9,8 +9,8 @@ import type { Strings } from '../i18n.js';
  * through the same pipeline (HTML and processed Markdown) as every hand-written page. The
  * document comes from the API's route schemas, so it is read defensively: an unexpected shape
  * is shown as far as it can be, never thrown. Every word the generator adds comes from the
- * page's Strings, so the Spanish reference is Spanish wherever the document itself is not
- * speaking.
+ * page's Strings, and every text of the document (summaries, descriptions) goes through the
+ * page's `translate`, so the Spanish reference is Spanish throughout.
  */
 
 type Json = Record<string, unknown>;
@@ -89,6 +89,11 @@ export interface OpenApiViewOptions {
   /** Shown as the base URL. */
   apiUrl: string;
   /**
+   * The page's rendering of a summary or description of the document, which the API writes in
+   * English (`openapi-texts.ts`); as given by default.
+   */
+  translate?: (english: string) => string;
+  /**
    * Heading ids of the same locale's errors page: an error code listed in a response links to
    * its section (`./errors#item_not_found`) when the page has one, and stays plain text when
    * not, so the reference never holds a broken link.
@@ -114,6 +119,7 @@ export class OpenApiView {
   private readonly doc: Json;
   private readonly strings: Strings;
   private readonly apiUrl: string;
+  private readonly translate: (english: string) => string;
   private readonly errorAnchors: ReadonlySet<string>;
   private readonly repeatNamedBodies: boolean;
   private readonly linkEveryError: boolean;
@@ -124,9 +130,16 @@ export class OpenApiView {
     this.doc = isObject(doc) ? doc : {};
     this.strings = options.strings;
     this.apiUrl = options.apiUrl;
+    this.translate = options.translate ?? ((english) => english);
     this.errorAnchors = options.errorAnchors ?? new Set();
     this.repeatNamedBodies = options.repeatNamedBodies ?? true;
     this.linkEveryError = options.linkEveryError ?? true;
+  }
+
+  /** A summary or description of the document, in the page's language; undefined when blank. */
+  private words(value: unknown): string | undefined {
+    const given = str(value);
+    return given === undefined ? undefined : this.translate(given);
   }
 
   /** The named schemas, which render() lists under Schemas. */
@@ -217,7 +230,7 @@ export class OpenApiView {
       return [text(Object.hasOwn(s.statusPhrases, status) ? (s.statusPhrases[status] ?? '') : '')];
     }
     const codes = ERROR_LIST.exec(given)?.[1]?.split(', ');
-    if (!codes) return inline(given);
+    if (!codes) return inline(this.translate(given));
     const out: PhrasingContent[] = [text(`${s.errors}: `)];
     for (const [index, name] of codes.entries()) {
       if (index > 0) out.push(text(', '));
@@ -244,7 +257,9 @@ export class OpenApiView {
     for (const [name, raw] of Object.entries(properties)) {
       const prop = isObject(raw) ? raw : {};
       const path = `${prefix}${name}`;
-      const description = inline(str(prop.description) ?? str(this.resolve(prop).description));
+      const description = inline(
+        this.words(prop.description) ?? this.words(this.resolve(prop).description),
+      );
       const optional = required.includes(name) ? [] : [text(` ${this.strings.api.optional}`)];
       rows.push([[code(path)], [code(this.typeOf(prop)), ...optional], description]);
       const nested = this.refName(prop) ? undefined : this.objectSchema(prop);
@@ -279,7 +294,7 @@ export class OpenApiView {
     const rows = list.map((param) => {
       const schema = this.resolve(param.schema ?? {});
       const extra = this.constraints(isObject(param.schema) ? param.schema : schema);
-      const description = inline(str(param.description) ?? str(schema.description));
+      const description = inline(this.words(param.description) ?? this.words(schema.description));
       const details = extra.length > 0 ? inline(`(${extra.join(', ')})`) : [];
       return [
         [code(String(param.name ?? ''))],
@@ -368,13 +383,13 @@ export class OpenApiView {
           depth: 2,
           children: [text(`${method.toUpperCase()} ${path}`)],
         });
-        const summary = str(operation.summary);
+        const summary = this.words(operation.summary);
         if (summary)
           out.push({
             type: 'paragraph',
             children: [{ type: 'strong', children: inline(summary) }],
           });
-        out.push(...blocks(str(operation.description)));
+        out.push(...blocks(this.words(operation.description)));
         out.push({ type: 'paragraph', children: this.security(operation) });
         out.push(...this.parameters(operation, pathItem), ...this.responses(operation));
       }
@@ -385,7 +400,7 @@ export class OpenApiView {
     for (const name of names) {
       const schema = this.resolve(schemas[name]);
       out.push({ type: 'heading', depth: 3, children: [text(name)] });
-      out.push(...blocks(str(schema.description)));
+      out.push(...blocks(this.words(schema.description)));
       const fields = this.fieldRows(schema);
       if (fields.length > 0) out.push(table([s.name, s.type, s.description], fields));
       else out.push({ type: 'paragraph', children: [code(this.typeOf(schema))] });

@@ -16,6 +16,7 @@ import { loadPages, type Page, type Pages, sectionOf, sortSlugs } from './conten
 import { type NavEntry, renderLayout } from './layout.js';
 import { DocsContentError } from './mdx.js';
 import { OpenApiView } from './openapi.js';
+import { openapiTranslator } from './openapi-texts.js';
 import { renderHtml, renderMarkdown, type SearchEntry, searchEntries } from './render.js';
 import { STYLESHEET } from './style.js';
 
@@ -69,6 +70,7 @@ function openapiNodes(
   return new OpenApiView(doc, {
     strings,
     apiUrl: urls.publicApiUrl,
+    translate: openapiTranslator(page.locale),
     errorAnchors: pages[page.locale].get('errors')?.anchors ?? new Set(),
     repeatNamedBodies: !markdown,
     linkEveryError: !markdown,
@@ -130,7 +132,7 @@ function llmsIndex(pages: Pages, urls: SiteUrls): string {
     '',
     `> ${SUMMARY} This index lists every documentation page, in English and in Spanish, as Markdown.`,
     '',
-    `Each page is Markdown at the address listed here (\`.md\` works as well as \`.mdx\`); the same address without the extension serves HTML, or Markdown when requested with \`Accept: text/markdown\`. Every page of one language in one file: ${perLanguage}; ${docs}/llms-full.txt is the English one. The OpenAPI 3.1 document: ${docs}/openapi.json. The API itself: ${urls.publicApiUrl}/api/v1/.`,
+    `Each page is Markdown at the address listed here (\`.md\` works as well as \`.mdx\`); the same address without the extension serves HTML, or Markdown when requested with \`Accept: text/markdown\`. Every page in one file, English then Spanish: ${docs}/llms-full.txt. One language's pages in one file: ${perLanguage}. The OpenAPI 3.1 document: ${docs}/openapi.json. The API itself: ${urls.publicApiUrl}/api/v1/.`,
   ];
   for (const locale of LOCALES) {
     lines.push('', `## ${STRINGS[locale].languageName}`, '');
@@ -234,8 +236,8 @@ export function renderPages(
     SITE_FILES.llmsFull,
     file(
       llmsFull(
-        `${SUMMARY} This file holds every page of the documentation as Markdown, in English; the same pages in Spanish: ${urls.publicDocsUrl}/es/llms-full.txt.`,
-        fullText.en,
+        `${SUMMARY} This file holds every page of the documentation as Markdown, in English and then in Spanish (one language: ${LOCALES.map((locale) => `${urls.publicDocsUrl}/${locale}/llms-full.txt`).join(', ')}).`,
+        LOCALES.flatMap((locale) => fullText[locale]),
       ),
       TEXT_TYPE,
     ),
