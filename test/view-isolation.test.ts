@@ -141,6 +141,13 @@ interface World {
   keys: KeyModel[];
   /** A key without a view: it makes cursors the view keys then replay. */
   full: string;
+  /**
+   * Every state of every item in change order (null once deleted), read from the unscoped
+   * change feed after each write: what a key could have seen since a sync point.
+   */
+  history: Map<string, Array<{ seq: number; state: Item | null }>>;
+  /** How far `history` has read the change feed. */
+  feedSeq: number;
 }
 
 let server: TestServer;
@@ -232,7 +239,17 @@ async function buildWorld(spec: WorldSpec): Promise<World> {
     });
     keys.push({ key, record, view: model, token: '' });
   }
-  const world: World = { org, start, items: created, everything: created, keys, full };
+  const world: World = {
+    org,
+    start,
+    items: created,
+    everything: created,
+    keys,
+    full,
+    history: new Map(),
+    feedSeq: 0,
+  };
+  await readHistory(world);
   // A whole sync of each key before anything changes: checked, and its nextSince kept.
   for (const key of keys) {
     key.token = await checkSyncWalk(world, key, { since: start, includeDeleted: true, limit: 4 });
@@ -278,9 +295,44 @@ async function buildWorld(spec: WorldSpec): Promise<World> {
       },
     ]);
     expect(['updated', 'unchanged']).toContain(outcomes[0]);
+    await readHistory(world);
   }
   world.items = await allItems(org);
   return world;
+}
+
+/** Appends the changes made since it last read the feed to the world's history. */
+async function readHistory(world: World): Promise<void> {
+  const feed = await server.store.listChanges(world.org.id, {
+    afterSeq: world.feedSeq,
+    limit: 10_000,
+    includeDeleted: true,
+  });
+  expect(feed.more).toBe(false);
+  const events = [
+    ...feed.items.map((item) => ({ seq: item.changeSeq, id: item.id, state: item as Item | null })),
+    ...feed.deleted.map((tombstone) => ({ seq: tombstone.seq, id: tombstone.id, state: null })),
+  ].sort((a, b) => a.seq - b.seq);
+  for (const { seq, id, state } of events) {
+    const states = world.history.get(id) ?? [];
+    states.push({ seq, state });
+    world.history.set(id, states);
+  }
+  world.feedSeq = feed.throughSeq;
+}
+
+/**
+ * Whether the view let the key see the item at the position `after` or at any change since:
+ * a sync from there names only such items as deleted (issue 41).
+ */
+function seenSince(world: World, id: string, after: number, view: ViewModel | null): boolean {
+  let atPoint: Item | null = null;
+  const since: Array<Item | null> = [];
+  for (const { seq, state } of world.history.get(id) ?? []) {
+    if (seq <= after) atPoint = state;
+    else since.push(state);
+  }
+  return [atPoint, ...since].some((state) => state !== null && inView(state, view));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,12 +409,16 @@ function viewRefusal(
     barcode?: string;
     status?: string;
     location?: string;
+    /** An incremental sync from this point. */
+    since?: string;
   },
 ): Expected | null {
   if (query.fields?.some((field) => hiddenField(view, field))) return refused('fields');
   for (const param of ['sku', 'barcode', 'status', 'location'] as const) {
     if (query[param] !== undefined && hiddenField(view, param)) return refused(param);
   }
+  // A sync would tell when each item changed: refused when the view hides updatedAt.
+  if (query.since !== undefined && hiddenField(view, 'updatedAt')) return refused('updatedSince');
   return null;
 }
 
@@ -629,27 +685,30 @@ interface SyncQuery {
 }
 
 /**
- * The version of its key's view (viewUpdatedAt, 0 for none) each nextSince token of a whole
- * walk stands for: the version that held when the walk began, whatever changed in its middle.
+ * The position each nextSince token of a whole walk stands for (the feed's position when the
+ * walk ended) and the version of its key's view (viewUpdatedAt, 0 for none) that held when the
+ * walk began, whatever changed in its middle. Tokens are signed (opaque to clients): the model
+ * keeps what it knows of each instead of reading it.
  */
-const TOKEN_VERSIONS = new Map<string, number>();
+const TOKEN_POSITIONS = new Map<string, { seq: number; version: number }>();
 
-/** Where a sync from `since` starts for this key (api/sync.ts), as a change number. */
-function syncStart(key: KeyModel, since: string): number {
+/**
+ * Where a sync from `since` starts for this key (api/sync.ts), as a change number, and the
+ * client's own point when the sync does not start over (null when it does: the view changed).
+ */
+function syncStart(key: KeyModel, since: string): { afterSeq: number; point: number | null } {
   const viewVersion = key.record.viewUpdatedAt;
   if (since.startsWith('s')) {
     // The position is the token's; whether the view changed since is the model's to say.
-    const token = JSON.parse(Buffer.from(since.slice(1), 'base64url').toString('utf8')) as {
-      s: number;
-    };
-    const version = TOKEN_VERSIONS.get(since);
-    expect(version, 'a token of a walk this test made').toBeDefined();
-    if (viewVersion !== null && (version as number) < viewVersion) return 0;
-    return token.s;
+    const position = TOKEN_POSITIONS.get(since);
+    expect(position, 'a token of a walk this test made').toBeDefined();
+    const { seq, version } = position as { seq: number; version: number };
+    if (viewVersion !== null && version < viewVersion) return { afterSeq: 0, point: null };
+    return { afterSeq: seq, point: seq };
   }
   const at = Date.parse(since);
-  if (viewVersion !== null && at <= viewVersion) return 0;
-  return at * 1000 + 999;
+  if (viewVersion !== null && at <= viewVersion) return { afterSeq: 0, point: null };
+  return { afterSeq: at * 1000 + 999, point: at * 1000 + 999 };
 }
 
 type SyncEntry = { seq: number } & (
@@ -665,7 +724,8 @@ async function syncModel(
   world: World,
   key: KeyModel,
   query: SyncQuery,
-  afterSeq = syncStart(key, query.since),
+  start = syncStart(key, query.since),
+  afterSeq = start.afterSeq,
 ): Promise<SyncEntry[]> {
   const feed = await server.store.listChanges(world.org.id, {
     afterSeq,
@@ -682,9 +742,12 @@ async function syncModel(
     view !== null && (view.statuses.length > 0 || view.tag !== null || view.locations.length > 0);
   const entries: SyncEntry[] = [];
   for (const event of events) {
+    // From its own point, the key is told only of items it could have seen since (issue 41).
+    const seen = (id: string) =>
+      !filtersRows || start.point === null || seenSince(world, id, start.point, view);
     if ('tombstone' in event) {
       const { id, deletedAt } = event.tombstone;
-      if (query.includeDeleted) {
+      if (query.includeDeleted && seen(id)) {
         entries.push({
           seq: event.seq,
           deleted: { _id: id, deletedAt: new Date(deletedAt).toISOString() },
@@ -696,7 +759,7 @@ async function syncModel(
     if (query.status !== undefined && item.status !== query.status) continue;
     if (query.location !== undefined && !stockedAt(item, query.location)) continue;
     if (inView(item, view)) entries.push({ seq: event.seq, item });
-    else if (query.includeDeleted && filtersRows) {
+    else if (query.includeDeleted && filtersRows && seen(item.id)) {
       // An item changed outside the view is the key's deletion, dated by it or by the view.
       const at = Math.max(item.updatedAt, key.record.viewUpdatedAt ?? 0);
       entries.push({
@@ -720,8 +783,9 @@ async function checkSyncWalk(
   between?: () => Promise<void>,
 ): Promise<string> {
   const walkVersion = key.record.viewUpdatedAt ?? 0;
+  const start = syncStart(key, query.since);
   let refusal = viewRefusal(key.view, query);
-  let entries = refusal ? [] : await syncModel(world, key, query);
+  let entries = refusal ? [] : await syncModel(world, key, query, start);
   let cursor: string | null = null;
   for (let offset = 0; ; offset += query.limit) {
     const params = new URLSearchParams({
@@ -763,7 +827,17 @@ async function checkSyncWalk(
     );
     expectFieldOrder(response.body.data, query.fields ?? shownFields(key.view), label);
     if (!more) {
-      TOKEN_VERSIONS.set(response.body.nextSince, walkVersion);
+      TOKEN_POSITIONS.set(response.body.nextSince, {
+        // A caught-up page ends at the feed's position, and nothing writes while a walk runs.
+        seq: (
+          await server.store.listChanges(world.org.id, {
+            afterSeq: world.feedSeq,
+            limit: 10_000,
+            includeDeleted: true,
+          })
+        ).throughSeq,
+        version: walkVersion,
+      });
       return response.body.nextSince;
     }
     cursor = response.body.nextCursor;
@@ -774,7 +848,7 @@ async function checkSyncWalk(
       const after = page[page.length - 1]?.seq as number;
       entries = [
         ...entries.slice(0, query.limit),
-        ...(refusal ? [] : await syncModel(world, key, query, after)),
+        ...(refusal ? [] : await syncModel(world, key, query, start, after)),
       ];
     }
   }

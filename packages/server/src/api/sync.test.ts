@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { encodeSince, parseInstant, parseSince, seqAfterInstant } from './sync.js';
+import {
+  encodeSince,
+  parseInstant,
+  parseSince,
+  type SincePoint,
+  seqAfterInstant,
+  sinceSigned,
+} from './sync.js';
+import { newSyncSecret, SIGNATURE_CHARS, syncSigner } from './sync-signing.js';
 
 describe('updatedSince values', () => {
   it.each([
@@ -45,37 +53,66 @@ describe('updatedSince values', () => {
       afterSeq: ms * 1000 + 999,
       at: ms,
       viewVersion: null,
+      signed: null,
     });
   });
 
   it('round-trips tokens and refuses forged or damaged ones', () => {
-    const token = encodeSince(1_764_000_000_000_123, 1_764_000_000_500, 1_764_000_000_400);
+    const signer = syncSigner(newSyncSecret());
+    const token = encodeSince(signer, 1_764_000_000_000_123, 1_764_000_000_500, 1_764_000_000_400);
     expect(token).toMatch(/^s[A-Za-z0-9_-]+$/);
-    expect(parseSince(token)).toEqual({
+    const since = parseSince(token);
+    expect(since).toMatchObject({
       kind: 'token',
       afterSeq: 1_764_000_000_000_123,
       at: 1_764_000_000_500,
       viewVersion: 1_764_000_000_400,
     });
-    const forge = (payload: unknown) =>
-      `s${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-    // A token from before key views: any view is newer than when it was issued.
-    expect(parseSince(forge({ v: 1, s: 5, t: 7 }))).toMatchObject({ viewVersion: 7 });
+    expect(sinceSigned(since as SincePoint, signer)).toBe(true);
+    const sign = (payload: unknown) => {
+      const text = `s${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+      return `${text}${signer.sign(text)}`;
+    };
+    // Well signed but not a token of this version, or not well-formed: refused as unreadable.
     for (const bad of [
-      forge({ v: 2, s: 1, t: 1 }),
-      forge({ v: 1, s: -1, t: 1 }),
-      forge({ v: 1, s: 1.5, t: 1 }),
-      forge({ v: 1, s: '1', t: 1 }),
-      forge({ v: 1, s: 1 }),
-      forge({ v: 1, s: 1, t: 1, w: -1 }),
-      forge({ v: 1, s: 1, t: 1, w: 'x' }),
-      forge([1, 2]),
-      forge(null),
-      `s${Buffer.from('not json').toString('base64url')}`,
+      sign({ v: 1, s: 5, t: 7, w: 0 }),
+      sign({ v: 2, s: 1, t: 1 }),
+      sign({ v: 2, s: -1, t: 1, w: 0 }),
+      sign({ v: 2, s: 1.5, t: 1, w: 0 }),
+      sign({ v: 2, s: '1', t: 1, w: 0 }),
+      sign({ v: 2, s: 1, w: 0 }),
+      sign({ v: 2, s: 1, t: 1, w: -1 }),
+      sign({ v: 2, s: 1, t: 1, w: 'x' }),
+      sign([1, 2]),
+      sign(null),
+      // A token from before tokens were signed.
+      `s${Buffer.from(JSON.stringify({ v: 1, s: 5, t: 7, w: 0 })).toString('base64url')}`,
       token.slice(1),
       'x',
     ]) {
       expect(parseSince(bad), bad).toBeNull();
     }
+  });
+
+  it('tells a token another key signed, or one edited and signed again, from its own', () => {
+    const signer = syncSigner(newSyncSecret());
+    const token = encodeSince(signer, 10_000, 20_000, 0);
+    const edited = (payload: unknown) => {
+      // The date moved forward, the old signature kept: what a client could forge.
+      const text = `s${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+      return `${text}${token.slice(-SIGNATURE_CHARS)}`;
+    };
+    const forged = parseSince(edited({ v: 2, s: 10_000, t: Date.now(), w: 0 }));
+    expect(forged).not.toBeNull();
+    expect(sinceSigned(forged as SincePoint, signer)).toBe(false);
+    const foreign = encodeSince(syncSigner(newSyncSecret()), 10_000, 20_000, 0);
+    expect(sinceSigned(parseSince(foreign) as SincePoint, signer)).toBe(false);
+    // One character of the signature changed.
+    const last = token.at(-1) === 'A' ? 'B' : 'A';
+    expect(sinceSigned(parseSince(`${token.slice(0, -1)}${last}`) as SincePoint, signer)).toBe(
+      false,
+    );
+    // Instants carry no signature.
+    expect(sinceSigned(parseSince('2026-11-24') as SincePoint, signer)).toBe(true);
   });
 });

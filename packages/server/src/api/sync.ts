@@ -6,6 +6,8 @@
  * position by arithmetic alone.
  */
 
+import { SIGNATURE_CHARS, type SyncSigner } from './sync-signing.js';
+
 /** How far in the future an instant may lie (client clocks drift); past it, a 400. */
 export const MAX_FUTURE_MS = 5 * 60_000;
 
@@ -25,6 +27,8 @@ export interface SincePoint {
    * an instant, which is compared with the view's change by time.
    */
   viewVersion: number | null;
+  /** A token's text and signature, checked against the installation's key; null for an instant. */
+  signed: { text: string; signature: string } | null;
 }
 
 /**
@@ -70,27 +74,60 @@ export function seqAfterInstant(ms: number): number {
 /**
  * The token of a position, stamped with when it was issued: a deletion after the position was
  * committed after that moment, so its tombstone is kept as long as the token is younger than
- * the retention period.
+ * the retention period. Signed with the installation's key (api/sync-signing.ts): a token with
+ * an edited position, date or view version, or one from another installation, is refused
+ * rather than read, so the SYNC_EXPIRED rule cannot be stepped around.
  */
-export function encodeSince(seq: number, issuedAt: number, viewVersion: number): string {
+export function encodeSince(
+  signer: SyncSigner,
+  seq: number,
+  issuedAt: number,
+  viewVersion: number,
+): string {
   // "s" keeps a token from ever starting with a digit, so it cannot be read as an instant.
-  return `s${Buffer.from(JSON.stringify({ v: 1, s: seq, t: issuedAt, w: viewVersion })).toString('base64url')}`;
+  const text = `s${Buffer.from(JSON.stringify({ v: 2, s: seq, t: issuedAt, w: viewVersion })).toString('base64url')}`;
+  return `${text}${signer.sign(text)}`;
 }
 
-function decodeSince(token: string): { seq: number; issuedAt: number; viewVersion: number } | null {
-  if (!token.startsWith('s')) return null;
+function decodeSince(
+  token: string,
+): { seq: number; issuedAt: number; viewVersion: number; text: string; signature: string } | null {
+  if (!looksLikeToken(token)) return null;
+  const text = token.slice(0, -SIGNATURE_CHARS);
   try {
-    const parsed = JSON.parse(Buffer.from(token.slice(1), 'base64url').toString('utf8')) as unknown;
+    const parsed = JSON.parse(Buffer.from(text.slice(1), 'base64url').toString('utf8')) as unknown;
     if (typeof parsed !== 'object' || parsed === null) return null;
     const { v, s, t, w } = parsed as Record<string, unknown>;
     const valid = (n: unknown): n is number =>
       typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
-    if (v !== 1 || !valid(s) || !valid(t) || (w !== undefined && !valid(w))) return null;
-    // A token from before key views: any view is newer than when it was issued.
-    return { seq: s, issuedAt: t, viewVersion: w ?? t };
+    if (v !== 2 || !valid(s) || !valid(t) || !valid(w)) return null;
+    return {
+      seq: s,
+      issuedAt: t,
+      viewVersion: w,
+      text,
+      signature: token.slice(-SIGNATURE_CHARS),
+    };
   } catch {
     return null;
   }
+}
+
+/**
+ * Why a token-shaped `updatedSince` is refused when it is not one this installation issued,
+ * and how to go on.
+ */
+export const FOREIGN_TOKEN =
+  "it is not a nextSince this Stockroom installation issued (it was edited, comes from another installation, was issued before sync tokens were signed, or before the installation's sync key was rotated). Start a fresh sync: read every item with updatedSince=1970-01-01 (without includeDeleted), replace your copy with what it returns, then continue from its nextSince";
+
+/** Whether a value has a token's shape (then refused as not issued here, rather than as garbage). */
+export function looksLikeToken(value: string): boolean {
+  return value.startsWith('s') && value.length > 1 + SIGNATURE_CHARS;
+}
+
+/** Whether a token's signature is the installation's (an instant has none to check). */
+export function sinceSigned(since: SincePoint, signer: SyncSigner): boolean {
+  return since.signed === null || signer.verify(since.signed.text, since.signed.signature);
 }
 
 /** Reads a validated-by-pattern `updatedSince`; null when it is not a real instant or token. */
@@ -103,6 +140,7 @@ export function parseSince(value: string): SincePoint | null {
       afterSeq: seqAfterInstant(Math.max(0, ms)),
       at: ms,
       viewVersion: null,
+      signed: null,
     };
   }
   const token = decodeSince(value);
@@ -112,5 +150,6 @@ export function parseSince(value: string): SincePoint | null {
     afterSeq: token.seq,
     at: token.issuedAt,
     viewVersion: token.viewVersion,
+    signed: { text: token.text, signature: token.signature },
   };
 }

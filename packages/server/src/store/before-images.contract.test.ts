@@ -125,9 +125,24 @@ for (const { engine, skip } of LEGS) {
     it('judges location and custom-field views by the values before each change', async () => {
       const org = await organization();
       await store.writeItems(org, [
-        { sku: 'WH-OUT', name: 'a', stock: stockText({ WH: 2 }), customFields: '{"channel":"web"}' },
-        { sku: 'WH-NEVER', name: 'b', stock: stockText({ WH: 0, SHOP: 1 }), customFields: '{"channel":"store"}' },
-        { sku: 'WEB-OUT', name: 'c', stock: stockText({ WH: 1 }), customFields: '{"channel":"web"}' },
+        {
+          sku: 'WH-OUT',
+          name: 'a',
+          stock: stockText({ WH: 2 }),
+          customFields: '{"channel":"web"}',
+        },
+        {
+          sku: 'WH-NEVER',
+          name: 'b',
+          stock: stockText({ WH: 0, SHOP: 1 }),
+          customFields: '{"channel":"store"}',
+        },
+        {
+          sku: 'WEB-OUT',
+          name: 'c',
+          stock: stockText({ WH: 1 }),
+          customFields: '{"channel":"web"}',
+        },
       ]);
       const ids = await skuIds(org);
       const start = await position(org);

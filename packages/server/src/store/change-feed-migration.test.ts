@@ -15,7 +15,10 @@ const LEGS = await engineAvailability('change feed migration');
 const VERSION = { sqlite: 7, postgres: 6 };
 /** What it created, undone, so the database is the one an older binary left. */
 const UNDO = {
-  sqlite: `ALTER TABLE api_keys DROP COLUMN view;
+  sqlite: `DROP TABLE installation_secrets;
+    DROP TRIGGER items_change_before_image;
+    DROP TABLE item_changes;
+    ALTER TABLE api_keys DROP COLUMN view;
     ALTER TABLE api_keys DROP COLUMN view_updated_at;
     DROP TRIGGER items_stock_delete;
     DROP TABLE item_stock;
@@ -29,7 +32,11 @@ const UNDO = {
     DROP INDEX items_organization_barcode;
     ALTER TABLE items DROP COLUMN change_seq;
     ALTER TABLE organizations DROP COLUMN change_seq;`,
-  postgres: `ALTER TABLE api_keys DROP COLUMN view, DROP COLUMN view_updated_at;
+  postgres: `DROP TABLE installation_secrets;
+    DROP TRIGGER items_change_before_image ON items;
+    DROP FUNCTION stockroom_item_before_images;
+    DROP TABLE item_changes;
+    ALTER TABLE api_keys DROP COLUMN view, DROP COLUMN view_updated_at;
     DROP TABLE item_stock;
     DROP TABLE locations;
     ALTER TABLE items DROP COLUMN stock;
@@ -130,6 +137,7 @@ for (const { engine, skip } of LEGS) {
         `${String(VERSION[engine.name] + 3).padStart(4, '0')}_key_views`,
         // PostgreSQL only: the item's status on its stock rows.
         ...(engine.name === 'postgres' ? ['0010_stock_status'] : []),
+        '0011_change_before_images',
       ]);
 
       for (const [org, items] of [

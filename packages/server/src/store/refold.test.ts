@@ -19,7 +19,10 @@ const REFOLD_VERSION = { sqlite: 5, postgres: 4 };
  * adds its undo here.
  */
 const UNDO_LATER = {
-  sqlite: `ALTER TABLE api_keys DROP COLUMN view;
+  sqlite: `DROP TABLE installation_secrets;
+    DROP TRIGGER items_change_before_image;
+    DROP TABLE item_changes;
+    ALTER TABLE api_keys DROP COLUMN view;
     ALTER TABLE api_keys DROP COLUMN view_updated_at;
     DROP TRIGGER items_stock_delete;
     DROP TABLE item_stock;
@@ -37,7 +40,11 @@ const UNDO_LATER = {
     DROP INDEX api_keys_previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash_expires_at;`,
-  postgres: `ALTER TABLE api_keys DROP COLUMN view, DROP COLUMN view_updated_at;
+  postgres: `DROP TABLE installation_secrets;
+    DROP TRIGGER items_change_before_image ON items;
+    DROP FUNCTION stockroom_item_before_images;
+    DROP TABLE item_changes;
+    ALTER TABLE api_keys DROP COLUMN view, DROP COLUMN view_updated_at;
     DROP TABLE item_stock;
     DROP TABLE locations;
     ALTER TABLE items DROP COLUMN stock;
@@ -58,6 +65,7 @@ const LATER_MIGRATIONS = {
     '0008_webhooks',
     '0009_locations',
     '0010_key_views',
+    '0011_change_before_images',
   ],
   postgres: [
     '0005_key_rotation_and_audit_log',
@@ -66,6 +74,7 @@ const LATER_MIGRATIONS = {
     '0008_locations',
     '0009_key_views',
     '0010_stock_status',
+    '0011_change_before_images',
   ],
 };
 

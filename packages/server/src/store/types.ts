@@ -6,6 +6,7 @@
  */
 import type { AuditStore } from './contract/audit.js';
 import type { ChangeFeedStore } from './contract/change-feed.js';
+import type { InstallationStore } from './contract/installation.js';
 import type { ItemStore } from './contract/items.js';
 import type { KeyStore } from './contract/keys.js';
 import type { LocationStore } from './contract/locations.js';
@@ -14,6 +15,7 @@ import type { WebhookStore } from './contract/webhooks.js';
 
 export * from './contract/audit.js';
 export * from './contract/change-feed.js';
+export * from './contract/installation.js';
 export * from './contract/items.js';
 export * from './contract/keys.js';
 export * from './contract/locations.js';
@@ -69,6 +71,7 @@ export interface Store
     ItemStore,
     LocationStore,
     ChangeFeedStore,
+    InstallationStore,
     AuditStore {
   /** Webhooks and their deliveries (issue 8). */
   readonly webhooks: WebhookStore;

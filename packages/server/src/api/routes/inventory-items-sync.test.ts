@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { expectApiError } from '../../testing/security-suite.js';
-import { parseSince } from '../sync.js';
+import { encodeSince, parseSince } from '../sync.js';
+import { installationSigner, newSyncSecret, SIGNATURE_CHARS, syncSigner } from '../sync-signing.js';
 
 const ITEMS = '/api/v1/inventory/items';
 
@@ -220,5 +221,48 @@ describe('incremental sync: updatedSince, nextSince, includeDeleted', () => {
       `?updatedSince=2026-01-01&limit=1&includeDeleted=true&cursor=${syncPage.nextCursor}`,
     );
     expectApiError(otherFilter, 400, 'INVALID_PARAMETER');
+  });
+
+  it('refuses a token edited or signed elsewhere with 400, and never skips SYNC_EXPIRED', async () => {
+    const old = (await sync('?updatedSince=2026-01-01&limit=1000&includeDeleted=false')).nextSince;
+    const signature = old.slice(-SIGNATURE_CHARS);
+    const payload = JSON.parse(
+      Buffer.from(old.slice(1, -SIGNATURE_CHARS), 'base64url').toString('utf8'),
+    ) as { v: number; s: number; t: number; w: number };
+    const reencode = (edited: object) =>
+      `s${Buffer.from(JSON.stringify(edited)).toString('base64url')}${signature}`;
+    // The installation's own token, dated before the retention period: expired.
+    const signer = await installationSigner(server.store);
+    const expired = encodeSince(signer, payload.s, Date.now() - 31 * 86_400_000, payload.w);
+    expectApiError(await get(`?updatedSince=${expired}&includeDeleted=true`), 410, 'SYNC_EXPIRED');
+    const refused = [
+      // Its date moved into the retention period, to read deletions that may be gone.
+      reencode({ ...payload, t: Date.now() }),
+      // Its position moved back.
+      reencode({ ...payload, s: 0 }),
+      // A token of another installation (another key), well-formed.
+      encodeSince(syncSigner(newSyncSecret()), payload.s, payload.t, payload.w),
+      // One from before tokens were signed.
+      `s${Buffer.from(JSON.stringify({ v: 1, s: payload.s, t: payload.t })).toString('base64url')}`.padEnd(
+        60,
+        'A',
+      ),
+    ];
+    for (const token of refused) {
+      for (const query of [
+        `?updatedSince=${token}&includeDeleted=true`,
+        `?updatedSince=${token}`,
+      ]) {
+        const response = await get(query);
+        expectApiError(response, 400, 'INVALID_PARAMETER');
+        expect(response.body.error.param, query).toBe('updatedSince');
+        expect(response.body.error.message, query).toMatch(
+          /not a nextSince this Stockroom installation issued/,
+        );
+        expect(response.body.error.message, query).toMatch(/Start a fresh sync/);
+      }
+    }
+    // The real one still works.
+    expect((await get(`?updatedSince=${old}&includeDeleted=true`)).status).toBe(200);
   });
 });

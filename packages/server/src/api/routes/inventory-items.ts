@@ -30,7 +30,17 @@ import {
 import { sendJson } from '../respond.js';
 import { errorResponses, KEY_ERRORS, NOT_MODIFIED, SECURITY } from '../schemas.js';
 import { itemJson } from '../serialize.js';
-import { encodeSince, MAX_FUTURE_MS, parseSince, type SincePoint, startsOver } from '../sync.js';
+import {
+  encodeSince,
+  FOREIGN_TOKEN,
+  looksLikeToken,
+  MAX_FUTURE_MS,
+  parseSince,
+  type SincePoint,
+  sinceSigned,
+  startsOver,
+} from '../sync.js';
+import { installationSigner, type SyncSigner } from '../sync-signing.js';
 
 /** The list's parameters as the handler uses them, read once by the querystring's validator. */
 export interface ItemsQuery {
@@ -117,7 +127,9 @@ function readItemsQuery(
     if (!since) {
       return problem(
         'updatedSince',
-        `Invalid updatedSince ${quote(query.updatedSince)}: ${PARAMS.updatedSince.invalid}.`,
+        looksLikeToken(query.updatedSince)
+          ? `Invalid updatedSince ${quote(query.updatedSince)}: ${FOREIGN_TOKEN}.`
+          : `Invalid updatedSince ${quote(query.updatedSince)}: ${PARAMS.updatedSince.invalid}.`,
       );
     }
     if (since.kind === 'instant' && since.at > Date.now() + MAX_FUTURE_MS) {
@@ -195,9 +207,33 @@ export const itemsQuery = routeQuery({ optional: PARAMETERS, read: readItemsQuer
  */
 export const itemsChecks: QueryChecks<ItemsQuery> = {
   byKey: (key, query) => KeyViewOfItems.of(key)?.check(query),
-  byData: (services, organizationId, { location }) =>
-    location === undefined ? undefined : knownLocation(services, organizationId, location),
+  byData: (services, organizationId, { location, sync }) => {
+    // The token first: like the other checks of the query alone, it is judged before the data.
+    const token = sync === null ? undefined : signedSince(services, sync.since);
+    if (location === undefined) return token;
+    if (token === undefined) return knownLocation(services, organizationId, location);
+    return token.then(() => knownLocation(services, organizationId, location));
+  },
 };
+
+/**
+ * Refuses a token this installation did not sign (edited, or another installation's): at once
+ * when the process knows its key, else once it has read it.
+ */
+function signedSince(services: Services, since: SincePoint): Promise<void> | undefined {
+  if (since.signed === null) return undefined;
+  const signer = installationSigner(services.store);
+  if (signer instanceof Promise) return signer.then((known) => refuseUnsigned(since, known));
+  refuseUnsigned(since, signer);
+  return undefined;
+}
+
+function refuseUnsigned(since: SincePoint, signer: SyncSigner): void {
+  if (sinceSigned(since, signer)) return;
+  throw new ApiError('INVALID_PARAMETER', `Invalid updatedSince: ${FOREIGN_TOKEN}.`, {
+    param: 'updatedSince',
+  });
+}
 
 async function knownLocation(services: Services, organizationId: string, code: string) {
   if (await services.store.findLocation(organizationId, code)) return;
@@ -381,6 +417,9 @@ async function buildSyncPage(
 ): Promise<PageBytes> {
   const { limit, cursor, filters } = query;
   const write = itemWriter(query.fields, view);
+  // Checked before the quota (itemsChecks); again here, where the token is used.
+  const signer = await installationSigner(services.store);
+  refuseUnsigned(since, signer);
   const now = Date.now();
   if (includeDeleted && since.at < now - services.config.syncRetentionMs) {
     throw new ApiError(
@@ -423,7 +462,7 @@ async function buildSyncPage(
   // A caught-up page covers every change until now; a full one only up to its last change, so
   // its token is dated by that change: a deletion it still has to report may be that old.
   const coveredUntil = page.more ? Math.min(now, Math.floor(page.throughSeq / 1000)) : now;
-  let text = `${envelopeEnd(organizationId, count, next)},"nextSince":"${encodeSince(page.throughSeq, coveredUntil, walkVersion)}"`;
+  let text = `${envelopeEnd(organizationId, count, next)},"nextSince":"${encodeSince(signer, page.throughSeq, coveredUntil, walkVersion)}"`;
   if (includeDeleted) {
     const deleted = page.deleted.map(
       (tombstone) => `{"_id":"${tombstone.id}","deletedAt":"${isoTime(tombstone.deletedAt)}"}`,

@@ -3,13 +3,13 @@ import { ChangePageBuilder } from '../changes.js';
 import { filtersRows } from '../item-scope.js';
 import { type Row, toChangedItem } from '../rows.js';
 import type { ChangeFeedStore, ChangePage, ChangeQuery, Item } from '../types.js';
-import { PostgresAudit } from './audit.js';
 import { LIST_SLICE_ROWS } from './cursor.js';
+import { PostgresInstallation } from './installation.js';
 import { changeListStatement } from './item-query.js';
 import { statementOf } from './queries.js';
 
 /** The change feed on PostgreSQL: its pages, and the purge of old tombstones. */
-export abstract class PostgresChangeFeed extends PostgresAudit implements ChangeFeedStore {
+export abstract class PostgresChangeFeed extends PostgresInstallation implements ChangeFeedStore {
   async listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage> {
     const statement = changeListStatement(organizationId, query);
     // Whether the statement reads `in_scope` (as changeListStatement decides).

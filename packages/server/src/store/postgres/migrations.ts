@@ -445,7 +445,7 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
     // organizations without knowing this table (its rows are purged by age, like tombstones).
     //
     // installation_secrets: secrets of the installation shared by every process, such as the
-    // key that signs sync tokens (api/sync-token-secret.ts), made at first need.
+    // key that signs sync tokens (api/sync-signing.ts), made at first need.
     version: 11,
     name: 'change_before_images',
     sql: `
@@ -479,7 +479,7 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION stockroom_item_before_images();
       CREATE TABLE installation_secrets (
         name text COLLATE "C" PRIMARY KEY,
-        value bytea NOT NULL,
+        value text NOT NULL,
         created_at bigint NOT NULL
       );
     `,

@@ -123,6 +123,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0008_locations',
         '0009_key_views',
         '0010_stock_status',
+        '0011_change_before_images',
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
@@ -140,7 +141,11 @@ describe.skipIf(skip)('PostgresStore', () => {
       await setup.migrate();
       // The database as the binary before the change feed left it.
       await setup.query(
-        `ALTER TABLE api_keys DROP COLUMN view, DROP COLUMN view_updated_at;
+        `DROP TABLE installation_secrets;
+         DROP TRIGGER items_change_before_image ON items;
+         DROP FUNCTION stockroom_item_before_images;
+         DROP TABLE item_changes;
+         ALTER TABLE api_keys DROP COLUMN view, DROP COLUMN view_updated_at;
          DROP TABLE item_stock;
          DROP TABLE locations;
          ALTER TABLE items DROP COLUMN stock;
@@ -177,6 +182,7 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0008_locations',
         '0009_key_views',
         '0010_stock_status',
+        '0011_change_before_images',
       ]);
       // Requests keep their deadline.
       const release = await holdLocks(fresh.url, 'LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
@@ -212,9 +218,13 @@ describe.skipIf(skip)('PostgresStore', () => {
          DROP TABLE item_stock;
          ALTER TABLE stock_before RENAME TO item_stock;
          ALTER TABLE item_stock ADD PRIMARY KEY (organization_id, item_id, location_code);
+         DROP TABLE installation_secrets;
+         DROP TRIGGER items_change_before_image ON items;
+         DROP FUNCTION stockroom_item_before_images;
+         DROP TABLE item_changes;
          DELETE FROM schema_migrations WHERE version >= 10`,
       );
-      expect(await other.migrate()).toEqual(['0010_stock_status']);
+      expect(await other.migrate()).toEqual(['0010_stock_status', '0011_change_before_images']);
       const rows = await other.query(
         `SELECT i.sku, s.status, s.quantity FROM item_stock s
          JOIN items i ON i.organization_id = s.organization_id AND i.id = s.item_id ORDER BY i.sku`,
@@ -241,7 +251,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 10\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 11\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');
@@ -269,6 +279,13 @@ describe.skipIf(skip)('PostgresStore', () => {
       },
       { table: 'api_keys', index: 'api_keys_pkey', first_column: 'organization_id' },
       { table: 'audit_events', index: 'audit_events_pkey', first_column: 'organization_id' },
+      // A fact about the installation, not about an organization (the sync token key).
+      {
+        table: 'installation_secrets',
+        index: 'installation_secrets_pkey',
+        first_column: 'name',
+      },
+      { table: 'item_changes', index: 'item_changes_pkey', first_column: 'organization_id' },
       { table: 'item_stock', index: 'item_stock_pkey', first_column: 'organization_id' },
       {
         table: 'item_tombstones',

@@ -34,10 +34,7 @@ export function seenSinceSql(
 }
 
 /** The key's scope tested on a before-image under `alias` (status, custom_fields, stock). */
-function beforeImageScopeSql(
-  scope: ItemScope,
-  alias: string,
-): { sql: string; params: unknown[] } {
+function beforeImageScopeSql(scope: ItemScope, alias: string): { sql: string; params: unknown[] } {
   // Status and custom fields read as the item's own columns do.
   const { sql, params } = scopeSql(
     {
@@ -46,11 +43,11 @@ function beforeImageScopeSql(
     },
     alias,
   );
-  let stock = '';
   // Stock was more than 0 there: read from the stock text (store/items/stock.ts).
-  for (const code of scope.locations ?? []) {
-    stock += ` AND EXISTS (SELECT 1 FROM json_each(${alias}.stock) vs
-      WHERE json_extract(vs.value, '$.location') = ? AND json_extract(vs.value, '$.quantity') > 0)`;
-  }
-  return { sql: sql + stock, params: [...params, ...(scope.locations ?? [])] };
+  const codes = scope.locations ?? [];
+  const stock = codes.map(
+    () => ` AND EXISTS (SELECT 1 FROM json_each(${alias}.stock) vs
+      WHERE json_extract(vs.value, '$.location') = ? AND json_extract(vs.value, '$.quantity') > 0)`,
+  );
+  return { sql: sql + stock.join(''), params: [...params, ...codes] };
 }

@@ -2,8 +2,8 @@ import { ChangePageBuilder, mergeChanges } from '../changes.js';
 import { filtersRows } from '../item-scope.js';
 import type { Row } from '../rows.js';
 import type { ChangeFeedStore, ChangePage, ChangeQuery } from '../types.js';
-import { SqliteAudit } from './audit.js';
 import { seenSinceSql } from './before-images.js';
+import { SqliteInstallation } from './installation.js';
 import { ITEM_COLUMNS, toChangedItemFromRaw } from './item-rows.js';
 import { scopeSql } from './item-scope.js';
 
@@ -15,7 +15,7 @@ const STOCKED_AT = ` AND EXISTS (SELECT 1 FROM item_stock s WHERE s.organization
   AND s.item_id = items.id AND s.location_code = ? AND s.quantity > 0)`;
 
 /** The change feed on SQLite: the change clock of writes, and the feed's pages. */
-export abstract class SqliteChangeFeed extends SqliteAudit implements ChangeFeedStore {
+export abstract class SqliteChangeFeed extends SqliteInstallation implements ChangeFeedStore {
   /**
    * The change numbers of one write transaction of an organization (run it under the write
    * lock): the first is max(the organization's last + 1, now × 1000), then one more per change,

@@ -426,7 +426,7 @@ export const SQLITE_MIGRATIONS: Migration[] = [
     // by age, like tombstones).
     //
     // installation_secrets: secrets of the installation shared by every process, such as the
-    // key that signs sync tokens (api/sync-token-secret.ts), made at first need.
+    // key that signs sync tokens (api/sync-signing.ts), made at first need.
     version: 11,
     name: 'change_before_images',
     sql: `
@@ -452,7 +452,7 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       END;
       CREATE TABLE installation_secrets (
         name TEXT PRIMARY KEY,
-        value BLOB NOT NULL,
+        value TEXT NOT NULL,
         created_at INTEGER NOT NULL
       );
     `,

@@ -320,6 +320,12 @@ export class ThreadedSqliteStore implements Store {
   purgeTombstones(before: number): Promise<number> {
     return this.call('purgeTombstones', before);
   }
+  installationSecret(name: string, candidate: string): Promise<string> {
+    return this.call('installationSecret', name, candidate);
+  }
+  replaceInstallationSecret(name: string, value: string): Promise<number> {
+    return this.call('replaceInstallationSecret', name, value);
+  }
   deleteOrganization(id: string): Promise<OrganizationDeletion | null> {
     return this.call('deleteOrganization', id);
   }
