@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { embeddedIPv4, parseIPv6 } from './embedded-ipv4.js';
 
 /**
  * Where webhooks may be sent. A webhook's URL is chosen by whoever administers an organization,
@@ -50,21 +51,50 @@ export function parseAllowedNetworks(raw: string): DestinationPolicy {
   return { allowed };
 }
 
-/** Why an address may not be reached, or null when it may. */
+/**
+ * Why an address may not be reached, or null when it may. An IPv6 address that embeds an IPv4
+ * address (embedded-ipv4.ts) is judged by that address, unless the operator allowed the IPv6
+ * address itself.
+ */
 export function refusedAddress(text: string, policy: DestinationPolicy): string | null {
   let address: Address;
   try {
-    address = ipaddr.process(text);
+    address = ipaddr.IPv6.isValid(text) ? parseIPv6(text) : ipaddr.IPv4.parse(text);
   } catch {
     return `${text} is not an IP address`;
   }
-  for (const [network, bits] of policy.allowed) {
-    if (network.kind() === address.kind() && address.match(network, bits)) return null;
+  if (allowedBy(policy, address)) return null;
+  if (address.kind() === 'ipv6') {
+    const embedded = embeddedIPv4(address as ipaddr.IPv6);
+    if (embedded.length > 0) {
+      for (const { ipv4, form } of embedded) {
+        if (allowedBy(policy, ipv4) || ipv4.range() === 'unicast') continue;
+        return `${text} embeds ${ipv4.toString()} (${form}), ${article(rangeName(ipv4))} address, which webhooks may not reach; an operator can allow it with WEBHOOK_ALLOWED_NETWORKS`;
+      }
+      return null;
+    }
   }
   const range = address.range();
   if (range === 'unicast') return null;
-  const name = range.replace(/([A-Z])/g, ' $1').toLowerCase();
-  return `${text} is a ${name} address, which webhooks may not reach; an operator can allow it with WEBHOOK_ALLOWED_NETWORKS`;
+  return `${text} is ${article(rangeName(address))} address, which webhooks may not reach; an operator can allow it with WEBHOOK_ALLOWED_NETWORKS`;
+}
+
+function allowedBy(policy: DestinationPolicy, address: Address): boolean {
+  return policy.allowed.some(
+    ([network, bits]) => network.kind() === address.kind() && address.match(network, bits),
+  );
+}
+
+/** ipaddr.js's name of an address's range, in words: "link local", "unique local". */
+function rangeName(address: Address): string {
+  return address
+    .range()
+    .replace(/([A-Z])/g, ' $1')
+    .toLowerCase();
+}
+
+function article(name: string): string {
+  return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 /** A URL a webhook may have: http(s), no credentials in it, a host. */
