@@ -448,7 +448,9 @@ describe('llms.txt', () => {
       const entries = lines.slice(start + 1, end).filter((line) => line.startsWith('- '));
       // Every page, and the language's llms-full.txt first.
       expect(entries).toHaveLength(SLUGS.length + 1);
-      expect(entries[0]).toContain(`](https://docs.example.test/${locale}/llms-full.txt): `);
+      expect(entries[0]).toContain(
+        `- [${STRINGS[locale].languageName}: ${STRINGS[locale].llmsEveryPage}](https://docs.example.test/${locale}/llms-full.txt): `,
+      );
       for (const slug of SLUGS) {
         const url = `https://docs.example.test/${locale}/docs/${slug}.mdx`;
         const entry = entries.find((line) => line.includes(`](${url})`));

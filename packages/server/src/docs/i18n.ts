@@ -34,6 +34,8 @@ export interface Strings {
   copy: { label: string; done: string; failed: string };
   /** Before the per-language llms-full.txt in the llms files. */
   llmsSummary: string;
+  /** The title of the language's llms-full.txt in llms.txt. */
+  llmsEveryPage: string;
   callout: { note: string; tip: string; warning: string };
   notFoundTitle: string;
   notFoundText: string;
@@ -182,6 +184,7 @@ export const STRINGS: Record<Locale, Strings> = {
     copy: { label: 'Copy', done: 'Copied', failed: 'Copy failed' },
     llmsSummary:
       'Stockroom is a self-hosted public HTTP API for inventory data: an organization exposes its inventory items and organization summary to external integrations, authenticated with organization or user API keys. This file holds every page of the English documentation as Markdown.',
+    llmsEveryPage: 'every page in one file',
     callout: { note: 'Note', tip: 'Tip', warning: 'Warning' },
     notFoundTitle: 'Page not found',
     notFoundText: 'There is no documentation page at this address.',
@@ -254,6 +257,7 @@ export const STRINGS: Record<Locale, Strings> = {
     copy: { label: 'Copiar', done: 'Copiado', failed: 'No se pudo copiar' },
     llmsSummary:
       'Stockroom es una API HTTP pública y autoalojada para datos de inventario: una organización expone sus artículos de inventario y el resumen de la organización a integraciones externas, que se autentican con claves de API de organización o de usuario. Este archivo reúne en Markdown todas las páginas de la documentación en español.',
+    llmsEveryPage: 'todas las páginas en un solo archivo',
     callout: { note: 'Nota', tip: 'Consejo', warning: 'Advertencia' },
     notFoundTitle: 'Página no encontrada',
     notFoundText: 'No hay ninguna página de documentación en esta dirección.',

@@ -137,7 +137,7 @@ function llmsIndex(pages: Pages, urls: SiteUrls): string {
   for (const locale of LOCALES) {
     lines.push('', `## ${STRINGS[locale].languageName}`, '');
     lines.push(
-      `- [${STRINGS[locale].languageName}: every page in one file](${docs}/${locale}/llms-full.txt): ${STRINGS[locale].llmsSummary}`,
+      `- [${STRINGS[locale].languageName}: ${STRINGS[locale].llmsEveryPage}](${docs}/${locale}/llms-full.txt): ${STRINGS[locale].llmsSummary}`,
     );
     for (const entry of navigation(pages, locale)) {
       const page = pages[locale].get(entry.slug);
