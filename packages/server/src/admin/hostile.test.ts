@@ -300,7 +300,7 @@ async function connectAnswers(t: AdminTestServer): Promise<void> {
     const withToken = await request(`Authorization: Bearer ${ADMIN_TOKEN}\r\n`);
     const [head = '', body = ''] = withToken.split('\r\n\r\n');
     expect(head.split('\r\n')[0]).toBe('HTTP/1.1 405 Method Not Allowed');
-    expect(head).toContain('\r\nallow: DELETE, GET, HEAD, PATCH, POST\r\n');
+    expect(head).toContain('\r\nallow: GET, HEAD, POST, PATCH, DELETE\r\n');
     expect(head).toContain('\r\ncache-control: no-store\r\n');
     expect(JSON.parse(body).error).toMatchObject({
       code: 'METHOD_NOT_ALLOWED',

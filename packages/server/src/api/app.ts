@@ -9,9 +9,10 @@ import { maskKeys } from '../keys/format.js';
 import { VERSION } from '../version.js';
 import { OPENAPI_WEBHOOKS } from '../webhooks/openapi.js';
 import { authenticate, authorize, refundQuota, WWW_AUTHENTICATE } from './auth.js';
-import { answerPreflight, corsHeaders, socketCorsHeaders } from './cors.js';
+import { corsHeaders, socketCorsHeaders } from './cors.js';
 import { ApiError, errorBody } from './errors.js';
 import { internalError, knownFailure } from './failures.js';
+import { deriveMethodRoutes } from './method-routes.js';
 import { compileQueryValidator } from './query-validator.js';
 import authVerifyRoute from './routes/auth-verify.js';
 import healthRoute from './routes/health.js';
@@ -35,19 +36,8 @@ const ROUTES = [
   mcpRoute,
 ] as const;
 
-const ALLOW_METHODS = ['GET', 'HEAD', 'OPTIONS'];
-const ALLOW = ALLOW_METHODS.join(', ');
-const OTHER_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
-/** The paths of ROUTES: other methods on them answer 405 rather than 404. */
-const KNOWN_PATHS: readonly string[] = [
-  '/api/v1/health',
-  '/api/v1/auth/verify',
-  '/api/v1/organization',
-  '/api/v1/inventory/items',
-  '/api/v1/inventory/item',
-  '/livez',
-  '/readyz',
-];
+/** What the endpoints under /api/v1/ take: the Allow header of a CONNECT, which names no path. */
+const ENDPOINT_METHODS = 'GET, HEAD, OPTIONS';
 /** The request headers a browser may send to the API's GET endpoints. */
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'x-api-key', 'if-none-match'];
 /**
@@ -82,10 +72,17 @@ function routeNotFound(request: FastifyRequest, path: string): ApiError {
   );
 }
 
-function methodNotAllowed(request: FastifyRequest, path: string): ApiError {
+/** A method the path does not take; `allowed` (from the route table) is what it takes. */
+function methodNotAllowed(request: FastifyRequest, allowed: readonly string[]): ApiError {
+  const allow = allowed.join(', ');
+  const path = request.url.split('?')[0] as string;
+  if (path === MCP_PATH) return mcpMethodNotAllowed(request, allow);
+  const usable = allowed.filter((method) => method !== 'OPTIONS');
+  const readOnly = usable.every((method) => method === 'GET' || method === 'HEAD');
   return new ApiError(
     'METHOD_NOT_ALLOWED',
-    `${request.method} is not allowed on ${path}; the API is read-only: use GET or HEAD.`,
+    `${request.method} is not allowed on ${shownPath(path)}; ${readOnly ? 'the API is read-only: ' : ''}use ${usable.join(' or ')}.`,
+    { headers: { allow } },
   );
 }
 
@@ -100,17 +97,14 @@ function apiErrors(services: Services): ErrorTable<ApiError> {
         `The path ${JSON.stringify(shownPath(path))} has a malformed percent-encoding: "%" must be followed by two hexadecimal digits; send a literal "%" as %25.`,
       ),
     paramTooLong: routeNotFound,
-    // Any other method on a known path (POST, DELETE, TRACE, PROPFIND, …) is a 405, not a 404.
-    noRoute: (request, path) =>
-      KNOWN_PATHS.includes(path)
-        ? methodNotAllowed(request, path)
-        : path === MCP_PATH
-          ? mcpMethodNotAllowed(request)
-          : routeNotFound(request, path),
+    // Any other method on a known path (TRACE, PROPFIND, …) is a 405, not a 404.
+    noRoute: (request, path, allowed) =>
+      allowed.length > 0 ? methodNotAllowed(request, allowed) : routeNotFound(request, path),
     connect: () =>
       new ApiError(
         'METHOD_NOT_ALLOWED',
         'CONNECT is not allowed: the API is not a proxy. It is read-only: use GET or HEAD on its endpoints under /api/v1/.',
+        { headers: { allow: ENDPOINT_METHODS } },
       ),
     unparsed: {
       headersTooLarge: () =>
@@ -155,13 +149,7 @@ export async function createApiApp(
   const cors = corsHeaders(corsOrigins);
   const representation = envelopeAnswers<ApiError>(
     (error, requestId) => errorBody(error, requestId, services.publicDocsUrl),
-    (error) => [
-      ...codedErrorHeaders(error, WWW_AUTHENTICATE),
-      // A 405 of /mcp names its own methods.
-      ...(error.status === 405 && error.headers.allow === undefined
-        ? [['allow', ALLOW] as const]
-        : []),
-    ],
+    (error) => codedErrorHeaders(error, WWW_AUTHENTICATE),
   );
   const tracing = services.tracing;
   const app = await createHost<ApiError>({
@@ -172,6 +160,8 @@ export async function createApiApp(
       : {}),
     trustProxy: services.config.trustProxy,
     maxParamLength: 200,
+    // The admin token sent here by mistake is not echoed nor logged either.
+    secrets: services.config.adminToken === null ? [] : [services.config.adminToken],
     headers: {
       requestIds: true,
       always: SECURITY_HEADERS,
@@ -273,30 +263,16 @@ export async function createApiApp(
   app.addHook('onRequest', authenticate(services));
   app.addHook('preHandler', authorize(services));
 
+  // Preflights and 405s of every path, from the routes registered below (OPTIONS on a path no
+  // route has is a 404). A 405 is answered before any body is read: a POST with a malformed or
+  // unsupported body is still a 405, not a 400 about the body.
+  const addMethodRoutes = deriveMethodRoutes(app, {
+    corsHeaders: ALLOWED_HEADERS,
+    refuse: (request, reply, allowed) =>
+      representation.send(request, reply, methodNotAllowed(request, allowed)),
+  });
   for (const route of ROUTES) route(app, services);
-
-  // The common write methods get explicit routes (their log lines then name the route); every
-  // other method on these paths is one no route takes, which the host shell answers with 405 too.
-  // They answer in onRequest, before any body is read: a POST with a malformed or unsupported
-  // body is still a 405, not a 400 about the body.
-  for (const url of KNOWN_PATHS) {
-    // Preflights: answered on the known paths only (OPTIONS elsewhere is a 404), with the
-    // allowed methods and headers; no key is asked for, as browsers send none with them.
-    app.options(url, { schema: { hide: true } as never }, (_request, reply) => {
-      answerPreflight(reply, ALLOW_METHODS, ALLOWED_HEADERS);
-    });
-    app.route({
-      method: [...OTHER_METHODS],
-      url,
-      schema: { hide: true } as never,
-      // Replying from a hook ends the request there (done is not called, as Fastify asks).
-      onRequest: (request, reply, _done) => {
-        representation.send(request, reply, methodNotAllowed(request, url));
-      },
-      handler: async (request, reply) =>
-        representation.send(request, reply, methodNotAllowed(request, url)),
-    });
-  }
+  addMethodRoutes();
 
   return app;
 }

@@ -35,7 +35,8 @@ export interface DocsAppOptions {
   instrument?: (app: FastifyInstance) => void;
 }
 
-const ALLOW = 'GET, HEAD';
+/** What every route here takes: the Allow header where no route names a path (CONNECT, …). */
+const ALLOW = ['GET', 'HEAD'];
 /**
  * Longer than any URL Node accepts (its request line and headers share 16 KiB by default), so
  * an overlong page name reaches the page route and gets the 404 page like any unknown name.
@@ -99,11 +100,13 @@ interface TextAnswer {
 
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
-function methodNotAllowed(method: string): TextAnswer {
+/** `allowed`: what the route table says the path takes. */
+function methodNotAllowed(method: string, allowed: readonly string[]): TextAnswer {
+  const allow = allowed.join(', ');
   return {
     status: 405,
-    text: `Method ${method} is not allowed here; the docs host answers ${ALLOW}.\n`,
-    allow: ALLOW,
+    text: `Method ${method} is not allowed here; the docs host answers ${allow}.\n`,
+    allow,
   };
 }
 
@@ -115,12 +118,13 @@ const DOCS_ERRORS: ErrorTable<DocsError> = {
   // An overlong name (beyond MAX_PARAM_LENGTH) is a name no page has.
   paramTooLong: (_request, path) => ({ page: 'notFound', locale: localeOf(path) }),
   // Refused before any body is read: a POST of malformed or oversized JSON is a 405 here, not
-  // a 400 or 413 about a body no route would read.
-  noRoute: (request, path) =>
+  // a 400 or 413 about a body no route would read, even where no page is. No preflight is
+  // answered: every route is a GET that any origin may read without one.
+  noRoute: (request, path, allowed) =>
     request.method !== 'GET' && request.method !== 'HEAD'
-      ? methodNotAllowed(request.method)
+      ? methodNotAllowed(request.method, allowed.length > 0 ? allowed : ALLOW)
       : { page: 'notFound', locale: localeOf(path) },
-  connect: () => methodNotAllowed('CONNECT'),
+  connect: (allowed) => methodNotAllowed('CONNECT', allowed),
   // Requests Node cannot parse (headers over 16 KiB, an unknown method, broken HTTP) never
   // reach a route: a plain-text answer, with the headers of every other answer here.
   unparsed: {

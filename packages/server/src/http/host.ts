@@ -18,8 +18,8 @@ import {
 } from './client-address.js';
 import { answerConnect, type Header, rawAnswer } from './connect.js';
 import { lazyChildLogger } from './lazy-child-logger.js';
-import { requestIdOf } from './request-id.js';
-import { RouteMethods } from './route-methods.js';
+import { requestIdReader } from './request-id.js';
+import { keepRouteTable, RouteMethods } from './route-methods.js';
 import { rememberRoutes, routeOf } from './route-of.js';
 
 export type { Header } from './connect.js';
@@ -106,8 +106,14 @@ export interface HostDescription<E> {
   /**
    * A refusal that comes before anything a request asks is looked at (the admin token): in
    * the hooks before routing is judged, before the answers Fastify makes, and for CONNECT.
+   * `clientAddress` works out the caller's address (as TRUST_PROXY says) when called.
    */
-  refuse?(headers: IncomingHttpHeaders): E | undefined;
+  refuse?(headers: IncomingHttpHeaders, clientAddress: () => string): E | undefined;
+  /**
+   * Secrets of the process (the admin token) that must never come back in an answer nor
+   * reach a log line: an incoming x-request-id holding one is replaced, as a key-shaped one is.
+   */
+  secrets?: readonly string[];
   /**
    * The host's own work on every request, registered after the shell's header hook and
    * before requests no route takes are answered (the API: its debug line, CORS, URL length).
@@ -142,6 +148,7 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
   const trust = trustFunction(host.trustProxy);
   const catchAll = host.catchAllRoutes ?? [];
   const routes = new RouteMethods(catchAll);
+  const requestIdOf = requestIdReader(host.secrets ?? []);
   const send = (request: FastifyRequest, reply: FastifyReply, error: E) =>
     representation.send(request, reply, error);
 
@@ -201,7 +208,7 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
     frameworkErrors: (error, request, reply) => {
       replyHeaders(request, reply);
       headers.beforeRouting?.(request, reply);
-      let answer = host.refuse?.(request.headers);
+      let answer = host.refuse?.(request.headers, () => clientAddressOf(request));
       if (answer === undefined) {
         const path = pathOf(request);
         if (error.code === 'FST_ERR_BAD_URL') answer = errors.badUrl(request, path);
@@ -279,7 +286,9 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
   // CONNECT never reaches Fastify (connect.ts): refused like any method the host does not take.
   answerConnect(app.server, (request) => {
     const requestId = requestIdOf(request);
-    const error = host.refuse?.(request.headers) ?? errors.connect(routes.all());
+    const error =
+      host.refuse?.(request.headers, () => resolveClientAddress(request, trust)) ??
+      errors.connect(routes.all());
     const answer = representation.raw(error, requestId);
     app.log.info(
       {
@@ -301,13 +310,16 @@ export async function createHost<E>(host: HostDescription<E>): Promise<FastifyIn
 
   useClientAddress(app, trust);
   rememberRoutes(app);
-  app.addHook('onRoute', (route) => routes.add(route.url, route.method));
+  app.addHook('onRoute', (route) =>
+    routes.add(route.url, route.method, route.config?.refusesMethods === true),
+  );
+  keepRouteTable(app, routes);
 
   // Hooks in callback style: no promise per request where nothing is awaited. Replying from a
   // hook ends the request there (done is not called, as Fastify asks).
   app.addHook('onRequest', (request, reply, done) => {
     replyHeaders(request, reply);
-    const refusal = host.refuse?.(request.headers);
+    const refusal = host.refuse?.(request.headers, () => clientAddressOf(request));
     if (refusal !== undefined) {
       send(request, reply, refusal);
       return;

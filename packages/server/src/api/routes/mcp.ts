@@ -3,7 +3,6 @@ import type { Services } from '../../context.js';
 import { maskKeys } from '../../keys/format.js';
 import { answerMcp } from '../../mcp/server.js';
 import type { AccessPolicy } from '../auth.js';
-import { answerPreflight } from '../cors.js';
 import { ApiError } from '../errors.js';
 import { routeQuery } from '../query-validator.js';
 import { JSON_TYPE } from '../schemas.js';
@@ -22,9 +21,7 @@ const mcpQuery = routeQuery({ optional: [] });
 
 /** The largest JSON-RPC body read: far more than any tools/call of these tools needs. */
 const MAX_BODY_BYTES = 256 * 1024;
-const ALLOW = 'POST, OPTIONS';
 /** What a browser-based MCP client may send across origins (its preflight's answer). */
-const CORS_METHODS = ['POST', 'OPTIONS'];
 const CORS_HEADERS = [
   'authorization',
   'content-type',
@@ -44,12 +41,15 @@ export function isMcpRequest(request: FastifyRequest): boolean {
   );
 }
 
-/** A method other than POST on /mcp: this stateless server opens no event stream and has no sessions. */
-export function mcpMethodNotAllowed(request: FastifyRequest): ApiError {
+/**
+ * A method other than POST on /mcp: this stateless server opens no event stream and has no
+ * sessions. `allow`: what the route table says /mcp takes.
+ */
+export function mcpMethodNotAllowed(request: FastifyRequest, allow: string): ApiError {
   return new ApiError(
     'METHOD_NOT_ALLOWED',
     `${request.method} is not allowed on ${MCP_PATH}: send MCP messages as JSON-RPC in a POST (Streamable HTTP). This server is stateless: it opens no event stream (GET) and has no session to end (DELETE).`,
-    { headers: { allow: ALLOW } },
+    { headers: { allow } },
   );
 }
 
@@ -100,7 +100,8 @@ export default function mcpRoute(app: FastifyInstance, services: Services) {
     scope.post(
       MCP_PATH,
       {
-        config: { access },
+        // Its preflight and its 405s come from the route table (api/method-routes.ts).
+        config: { access, corsHeaders: CORS_HEADERS },
         validatorCompiler: mcpQuery.validatorCompiler,
         schema: { hide: true, querystring: mcpQuery.schema } as never,
       },
@@ -128,19 +129,6 @@ export default function mcpRoute(app: FastifyInstance, services: Services) {
         return forward(response, reply);
       },
     );
-
-    scope.options(MCP_PATH, { schema: { hide: true } as never }, (_request, reply) => {
-      answerPreflight(reply, CORS_METHODS, CORS_HEADERS);
-    });
-    scope.route({
-      method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'],
-      url: MCP_PATH,
-      schema: { hide: true } as never,
-      onRequest: (request, _reply, done) => done(mcpMethodNotAllowed(request)),
-      handler: async (request) => {
-        throw mcpMethodNotAllowed(request);
-      },
-    });
   });
 }
 
