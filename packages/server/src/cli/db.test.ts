@@ -127,6 +127,8 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
     ]);
     // A deleted item: its tombstone is part of the change feed the copy carries.
     await source.writeItems(acme.id, [{ sku: 'GONE-1', name: 'Gone' }]);
+    // The key that signs sync tokens: tokens the source issued stay valid on the target.
+    await source.installationSecret('sync_tokens', 'c291cmNlIGtleSBvZiB0aGlzIGluc3RhbGxhdGlvbg');
     expect(await source.deleteItem(acme.id, { sku: 'GONE-1' })).toBe(true);
     // A webhook with a delivery still to send: the target's servers send it.
     const webhook = await source.webhooks.create({
@@ -178,6 +180,9 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
         locations: 2,
         stock: 2,
         tombstones: 1,
+        // BULK-7's change (its stock) and GONE-1's deletion.
+        changes: 2,
+        secrets: 1,
         auditEvents: 1,
         webhooks: 1,
         webhookDeliveries: 1,
@@ -219,6 +224,10 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       expect(copied.more).toBe(false);
       expect(copied.throughSeq).toBeGreaterThan(0);
     }
+    // The target signs with the source's key, whatever key it would have made itself.
+    expect(await target.installationSecret('sync_tokens', 'another')).toBe(
+      await source.installationSecret('sync_tokens', 'unused'),
+    );
     expect(
       (
         await target.listChanges(orgIds[0] as string, {
@@ -460,6 +469,8 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       locations: 0,
       stock: 0,
       tombstones: 0,
+      changes: 0,
+      secrets: 0,
       auditEvents: 0,
       webhooks: 0,
       webhookDeliveries: 0,

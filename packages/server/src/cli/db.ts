@@ -37,7 +37,7 @@ export function redactUrl(url: string): string {
 }
 
 function summary(counts: CopyCounts): string {
-  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items, ${counts.locations} locations, ${counts.stock} stock rows, ${counts.tombstones} tombstones, ${counts.auditEvents} audit events, ${counts.webhooks} webhooks, ${counts.webhookDeliveries} webhook deliveries`;
+  return `${counts.organizations} organizations, ${counts.users} users, ${counts.memberships} memberships, ${counts.apiKeys} API keys, ${counts.items} items, ${counts.locations} locations, ${counts.stock} stock rows, ${counts.tombstones} tombstones, ${counts.changes} change before-images, ${counts.secrets} installation secrets, ${counts.auditEvents} audit events, ${counts.webhooks} webhooks, ${counts.webhookDeliveries} webhook deliveries`;
 }
 
 export function registerDb(program: Command): void {
@@ -56,8 +56,9 @@ export function registerDb(program: Command): void {
       'after',
       `
 Copies organizations, users, memberships and API keys (hashes, quotas left, state), items
-(ids, timestamps, customFields as stored) and the change feed (change numbers and the
-tombstones of deleted items, so sync positions stay valid). The target is migrated first and must be empty, or
+(ids, timestamps, customFields as stored) and the change feed (change numbers, the
+tombstones of deleted items and the before-images of changes, so sync positions stay valid),
+with the key that signs sync tokens (so the tokens clients hold stay valid). The target is migrated first and must be empty, or
 hold an earlier copy of the same source: every batch is an upsert, so a copy that failed is
 simply run again, and a rerun brings the target up to date, deleting from it the rows the source
 no longer has (and any made directly in the target since: do not rerun once PostgreSQL serves).

@@ -12,6 +12,7 @@ import { registerLocation } from './location.js';
 import { registerMigrate } from './migrate.js';
 import { registerOrg } from './org.js';
 import { registerServe } from './serve.js';
+import { registerSyncSecret } from './sync-secret.js';
 import { registerUser } from './user.js';
 import { registerWebhook } from './webhook.js';
 
@@ -64,6 +65,7 @@ export function buildProgram(io?: CliIo): Command {
   registerAudit(program);
   registerWebhook(program);
   registerLocation(program);
+  registerSyncSecret(program);
   // Last: its script is generated from every command registered before it, itself included.
   registerCompletion(program);
   if (io) bindIo(program, io);

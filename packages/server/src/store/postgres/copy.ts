@@ -16,8 +16,9 @@ import { postgresSearchText } from './search-text.js';
  * events, tombstones, items, API keys, memberships, users, organizations: dependents before what
  * they depend on), each batch in its own transaction, then everything is upserted again. A
  * target holding anything else is refused. Change numbers (items, organizations, tombstones,
- * webhook cursors) are copied as they are, so a sync client's position and a webhook's stay
- * valid across the move.
+ * webhook cursors) are copied as they are, and so are the changes' before-images and the
+ * installation's secrets (the key that signs sync tokens), so a sync client's position and
+ * token, and a webhook's position, stay valid across the move.
  */
 
 export class CopyError extends Error {
@@ -38,6 +39,8 @@ interface Table {
     | 'locations'
     | 'stock'
     | 'tombstones'
+    | 'changes'
+    | 'secrets'
     | 'auditEvents'
     | 'webhooks'
     | 'webhookDeliveries';
@@ -276,6 +279,13 @@ const TABLES: Table[] = [
            change_seq = EXCLUDED.change_seq, created_seq = EXCLUDED.created_seq`,
         params,
       );
+      // An update's trigger recorded the target's old row as a before-image of the source's
+      // change: the source's own records (item_changes, copied next) are the truth.
+      await client.query(
+        `DELETE FROM item_changes c USING unnest($1::text[], $2::text[], $3::bigint[]) AS u(organization_id, id, change_seq)
+         WHERE c.organization_id = u.organization_id AND c.item_id = u.id AND c.seq = u.change_seq`,
+        [params[0], params[1], params[13]],
+      );
     },
   },
   {
@@ -335,6 +345,58 @@ const TABLES: Table[] = [
          ON CONFLICT (organization_id, seq) DO UPDATE SET item_id = EXCLUDED.item_id,
            deleted_at = EXCLUDED.deleted_at`,
         ['organization_id', 'seq', 'item_id', 'deleted_at'].map((name) => col(rows, name)),
+      );
+    },
+  },
+  {
+    // The before-images of the changes (migration 11): a sync client of a key with a view is
+    // told of exactly the items it could have seen, from the same positions.
+    name: 'item_changes',
+    label: 'changes',
+    select:
+      'organization_id, item_id, seq, prev_seq, created_seq, changed_at, status, custom_fields, stock',
+    key: ['organization_id', 'item_id', 'seq'],
+    keyTypes: ['text', 'text', 'bigint'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO item_changes (organization_id, item_id, seq, prev_seq, created_seq, changed_at,
+           status, custom_fields, stock)
+         SELECT u.organization_id, u.item_id, u.seq, u.prev_seq, u.created_seq, u.changed_at,
+           u.status, u.custom_fields::json, u.stock
+         FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
+           $7::text[], $8::text[], $9::text[])
+           AS u(organization_id, item_id, seq, prev_seq, created_seq, changed_at, status,
+             custom_fields, stock)
+         ON CONFLICT (organization_id, item_id, seq) DO UPDATE SET prev_seq = EXCLUDED.prev_seq,
+           created_seq = EXCLUDED.created_seq, changed_at = EXCLUDED.changed_at,
+           status = EXCLUDED.status, custom_fields = EXCLUDED.custom_fields, stock = EXCLUDED.stock`,
+        [
+          'organization_id',
+          'item_id',
+          'seq',
+          'prev_seq',
+          'created_seq',
+          'changed_at',
+          'status',
+          'custom_fields',
+          'stock',
+        ].map((name) => col(rows, name)),
+      );
+    },
+  },
+  {
+    // The installation's secrets (migration 11), the source's winning: the sync tokens it
+    // issued stay valid on the target.
+    name: 'installation_secrets',
+    label: 'secrets',
+    select: 'name, value, created_at',
+    key: ['name'],
+    async write(client, rows) {
+      await client.query(
+        `INSERT INTO installation_secrets (name, value, created_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, created_at = EXCLUDED.created_at`,
+        ['name', 'value', 'created_at'].map((name) => col(rows, name)),
       );
     },
   },
@@ -464,6 +526,8 @@ async function claimTarget(
 
 /** The order deletions go in: whatever refers to a row goes before it. */
 const DELETE_ORDER: Array<Table['label']> = [
+  'secrets',
+  'changes',
   'webhookDeliveries',
   'webhooks',
   'auditEvents',
