@@ -2788,7 +2788,7 @@ export interface paths {
                         sku?: string | null;
                         barcode?: string | null;
                         status?: "Draft" | "Active" | "Inactive" | "Discontinued";
-                        /** @description With `stock`, it must equal the sum of the stock quantities (left out, it becomes it). */
+                        /** @description A finite number (at most ±1.7976931348623157e+308; beyond it, the request is refused with 400). With `stock`, it must equal the sum of the stock quantities (left out, it becomes it), which must not go beyond it either. */
                         quantity?: number;
                         /**
                          * @description Stock per location: `{ "CODE": quantity }` (a finite number, not negative), each code one of the organization’s locations. Replaces the item’s stock rows (a location left out loses its row); absent, they stay.

@@ -321,7 +321,7 @@ export const ItemRow = Type.Object(
     quantity: Type.Optional(
       Type.Number({
         description:
-          'With `stock`, it must equal the sum of the stock quantities (left out, it becomes it).',
+          'A finite number (at most ±1.7976931348623157e+308; beyond it, the request is refused with 400). With `stock`, it must equal the sum of the stock quantities (left out, it becomes it), which must not go beyond it either.',
       }),
     ),
     stock: Type.Optional(

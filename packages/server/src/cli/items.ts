@@ -73,7 +73,8 @@ A column absent from the file leaves that field as stored. An empty CSV cell set
 (status, quantity: Draft and 0 for a new item); an empty name is a rejected row, and a row of
 empty cells is skipped. A sku may appear once per file.
 Rejected rows are listed with their line number and the command exits 1; a malformed file, or
-one that is not UTF-8, writes nothing.`,
+one that is not UTF-8, writes nothing. Ctrl-C (SIGINT) or SIGTERM finishes the batch in flight,
+records what was committed in the audit log and exits 1 (INTERRUPTED).`,
     )
     .action(async (file: string, opts: { org: string; strict?: boolean }, command: Command) => {
       const context = contextOf(command);

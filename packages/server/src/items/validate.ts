@@ -1,3 +1,4 @@
+import { nonFiniteQuantityReason, stockSumReason } from '../domain/quantity.js';
 import { MAX_SKU_LENGTH } from '../domain/sku.js';
 import { isLocationCode, stockText } from '../store/items/stock.js';
 import { ITEM_STATUSES, type ItemFields } from '../store/types.js';
@@ -128,7 +129,10 @@ function checkValue(field: ImportField, value: unknown): unknown {
         `status must be one of ${ITEM_STATUSES.join(', ')} (exact case), got ${shown(value)}`,
       );
     case 'quantity':
-      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      if (typeof value === 'number') {
+        const beyond = nonFiniteQuantityReason('quantity', value);
+        return beyond ? new Rejected(beyond) : value;
+      }
       if (value === null) return new Rejected('quantity is required and cannot be empty');
       return new Rejected(`quantity must be a finite number, got ${shown(value)}`);
     case 'customFields': {
@@ -200,13 +204,55 @@ function checkStock(value: unknown): string | Rejected {
     }
     if (seen.has(code)) return new Rejected(`stock names the location ${code} twice`);
     seen.add(code);
-    if (typeof quantity !== 'number' || !Number.isFinite(quantity)) {
+    if (typeof quantity !== 'number') {
       return new Rejected(`stock.${code} must be a finite number, got ${shown(quantity)}`);
     }
+    const beyond = nonFiniteQuantityReason(`stock.${code}`, quantity);
+    if (beyond) return new Rejected(beyond);
     if (quantity < 0) return new Rejected(`stock.${code} cannot be negative, got ${quantity}`);
     stock[code] = quantity;
   }
-  return stockText(stock);
+  const overflow = stockSumReason(sumOf(Object.values(stock)));
+  return overflow ? new Rejected(overflow) : stockText(stock);
+}
+
+function sumOf(quantities: readonly number[]): number {
+  let sum = 0;
+  for (const quantity of quantities) sum += quantity;
+  return sum;
+}
+
+/**
+ * The first number of a JSON row that no quantity can hold (a `quantity` or a stock quantity
+ * beyond a double, as `1e400` parses, or stock adding up past one), as the body field at fault
+ * and why; null when there is none. The admin API refuses a request holding one with a 400
+ * naming the field (docs/architecture.md#errors), before any row is checked or written.
+ */
+export function unholdableNumber(row: unknown): { field: string; reason: string } | null {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return null;
+  const { quantity, stock } = row as { quantity?: unknown; stock?: unknown };
+  if (typeof quantity === 'number') {
+    const reason = nonFiniteQuantityReason('quantity', quantity);
+    if (reason) return { field: 'quantity', reason };
+  }
+  if (typeof stock !== 'object' || stock === null) return null;
+  const entries: Array<[string, unknown]> = Array.isArray(stock)
+    ? stock.map((entry, i) => [
+        `${i}.quantity`,
+        typeof entry === 'object' && entry !== null
+          ? (entry as { quantity?: unknown }).quantity
+          : undefined,
+      ])
+    : Object.entries(stock);
+  const finite: number[] = [];
+  for (const [name, value] of entries) {
+    if (typeof value !== 'number') continue;
+    const reason = nonFiniteQuantityReason(`stock.${name}`, value);
+    if (reason) return { field: `stock.${name}`, reason };
+    finite.push(value);
+  }
+  const overflow = stockSumReason(sumOf(finite));
+  return overflow ? { field: 'stock', reason: overflow } : null;
 }
 
 /** Strict decimal number: optional sign, digits with an optional fraction, optional exponent. */

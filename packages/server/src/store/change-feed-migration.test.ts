@@ -15,7 +15,8 @@ const LEGS = await engineAvailability('change feed migration');
 const VERSION = { sqlite: 7, postgres: 6 };
 /** What it created, undone, so the database is the one an older binary left. */
 const UNDO = {
-  sqlite: `DROP TABLE installation_secrets;
+  sqlite: `DROP INDEX items_quantity_not_finite;
+    DROP TABLE installation_secrets;
     DROP TRIGGER items_change_before_image;
     DROP TABLE item_changes;
     ALTER TABLE api_keys DROP COLUMN view;
@@ -32,7 +33,8 @@ const UNDO = {
     DROP INDEX items_organization_barcode;
     ALTER TABLE items DROP COLUMN change_seq;
     ALTER TABLE organizations DROP COLUMN change_seq;`,
-  postgres: `DROP TABLE installation_secrets;
+  postgres: `DROP INDEX items_quantity_not_finite;
+    DROP TABLE installation_secrets;
     DROP TRIGGER items_change_before_image ON items;
     DROP FUNCTION stockroom_item_before_images;
     DROP TABLE item_changes;
@@ -138,6 +140,7 @@ for (const { engine, skip } of LEGS) {
         // PostgreSQL only: the item's status on its stock rows.
         ...(engine.name === 'postgres' ? ['0010_stock_status'] : []),
         '0011_change_before_images',
+        '0012_non_finite_quantities',
       ]);
 
       for (const [org, items] of [

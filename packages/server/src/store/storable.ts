@@ -1,3 +1,4 @@
+import { nonFiniteQuantityReason } from '../domain/quantity.js';
 import type { ItemFields } from './types.js';
 
 const TEXT_FIELDS = ['name', 'description', 'sku', 'barcode', 'customFields'] as const;
@@ -14,6 +15,8 @@ export function unstorableReason(row: ItemFields): string | null {
       return `${field} contains the NUL character (U+0000), which cannot be stored`;
     }
   }
+  // A non-finite quantity would be stored as Infinity (or refused on NULL) and served as null.
+  if (typeof row.quantity === 'number') return nonFiniteQuantityReason('quantity', row.quantity);
   return null;
 }
 

@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 import type { Services } from '../../context.js';
 import { parseSku } from '../../domain/sku.js';
 import { isId } from '../../ids.js';
-import { customFieldsNestingReason } from '../../items/validate.js';
+import { customFieldsNestingReason, unholdableNumber } from '../../items/validate.js';
 import { deleteItems, type ItemRef, upsertItems } from '../../operations/items.js';
 import { actorOf, findOrganization } from '../context.js';
 import { AdminError, invalid } from '../errors.js';
@@ -102,6 +102,15 @@ export default function itemRoutes(app: FastifyInstance, services: Services) {
           throw invalid(
             `body[${index}].customFields`,
             `Row ${index}: ${reason}. Nothing was written; flatten the row's customFields and send the request again.`,
+          );
+        }
+        // Beyond a double (1e400 parses to Infinity), a number would be stored as Infinity and
+        // served as null: refused like the nesting, whatever the mode.
+        const unholdable = unholdableNumber(row);
+        if (unholdable) {
+          throw invalid(
+            `body[${index}].${unholdable.field}`,
+            `Row ${index}: ${unholdable.reason}. Nothing was written; fix the row and send the request again.`,
           );
         }
       }

@@ -1,3 +1,5 @@
+import { nonFiniteQuantityReason, stockSumReason } from '../../domain/quantity.js';
+
 /**
  * Stock per location (issue 31), the rules every engine shares. An item's stock rows are kept
  * twice: as the item's `stock` column, canonical JSON text `[{"location":CODE,"quantity":N}]`
@@ -45,7 +47,10 @@ export function stockSum(entries: readonly StockEntry[]): number {
   return sum;
 }
 
-/** Why stock rows cannot be stored (an unknown code, a negative or non-finite quantity), or null. */
+/**
+ * Why stock rows cannot be stored (an unknown code, a negative or non-finite quantity, or
+ * quantities whose sum, the item's quantity, is not finite), or null.
+ */
 export function stockProblem(
   entries: readonly StockEntry[],
   known: ReadonlySet<string>,
@@ -54,12 +59,14 @@ export function stockProblem(
     if (!known.has(location)) {
       return `stock names the location ${JSON.stringify(location)}, which this organization does not have; create it first (stockroom location create) or fix the code (codes are case-sensitive)`;
     }
-    if (typeof quantity !== 'number' || !Number.isFinite(quantity)) {
+    if (typeof quantity !== 'number') {
       return `stock.${location} must be a finite number, got ${JSON.stringify(quantity) ?? String(quantity)}`;
     }
+    const beyond = nonFiniteQuantityReason(`stock.${location}`, quantity);
+    if (beyond) return beyond;
     if (quantity < 0) return `stock.${location} cannot be negative, got ${quantity}`;
   }
-  return null;
+  return stockSumReason(stockSum(entries));
 }
 
 /** An item's stock after its rows at one location are removed, and its new quantity. */

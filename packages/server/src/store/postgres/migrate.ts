@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { nonFiniteQueries, POSTGRES_NON_FINITE, refuseNonFinite } from '../quantity-check.js';
 import { MIGRATION_LOCK, POSTGRES_MIGRATIONS } from './migrations.js';
 
 /**
@@ -47,9 +48,28 @@ export async function migrate(client: pg.PoolClient): Promise<string[]> {
       applied.push(`${String(migration.version).padStart(4, '0')}_${migration.name}`);
     }
     await client.query('COMMIT');
-    return applied;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   }
+  // After the commit: the migrations stay applied while the rows are repaired.
+  await checkStoredQuantities(client);
+  return applied;
+}
+
+/** The start-up check of store/quantity-check.ts, through the partial indexes of migration 12. */
+async function checkStoredQuantities(client: pg.PoolClient): Promise<void> {
+  const queries = nonFiniteQueries(POSTGRES_NON_FINITE);
+  const count = async (sql: string) => Number((await client.query(sql)).rows[0]?.n ?? 0);
+  const example = (await client.query(queries.example)).rows[0] as
+    | { organization_id: string; id: string }
+    | undefined;
+  refuseNonFinite(
+    {
+      items: await count(queries.items),
+      stockRows: await count(queries.stockRows),
+      example: example ? { organizationId: example.organization_id, itemId: example.id } : null,
+    },
+    POSTGRES_NON_FINITE,
+  );
 }

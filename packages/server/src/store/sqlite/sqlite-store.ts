@@ -4,6 +4,7 @@ import { type BackupSummary, backupDatabase } from './backup.js';
 import { type SqliteStoreOptions, TEMP_STORE } from './connection.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { SqliteOrganizations } from './organizations.js';
+import { checkStoredQuantities } from './quantity-check.js';
 import { SqliteWebhookStore } from './webhook-store.js';
 
 export { DEFAULT_CACHE_MIB, type SqliteStoreOptions } from './connection.js';
@@ -64,6 +65,8 @@ export class SqliteStore extends SqliteOrganizations implements Store {
       } finally {
         this.db.pragma(`temp_store = ${TEMP_STORE}`);
       }
+      // After the commit: the migrations stay applied while the rows are repaired.
+      checkStoredQuantities(this.db);
       this.indexPendingIfAny();
       return applied;
     });
