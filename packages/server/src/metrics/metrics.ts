@@ -32,7 +32,7 @@ export interface Metrics {
 
 /**
  * Why a request was answered 503: the database or the rate limiter (Redis, or a cluster
- * primary) did not answer; readyz found a dependency not ready; the process is draining.
+ * primary) did not answer; readyz found the database not ready; the process is draining.
  */
 export type UnavailableCause = 'database' | 'rate_limiter' | 'not_ready' | 'draining';
 const UNAVAILABLE_CAUSES: UnavailableCause[] = [
@@ -153,7 +153,7 @@ export class PrometheusMetrics implements Metrics {
     registry.registerMetric(
       scraped(
         'stockroom_unavailable_responses_total',
-        'Requests answered 503 SERVICE_UNAVAILABLE, by cause: database (it did not answer), rate_limiter (Redis or the cluster primary did not answer), not_ready (readyz found a dependency down), draining (readyz while shutting down).',
+        'Requests answered 503 SERVICE_UNAVAILABLE, by cause: database (it did not answer), rate_limiter (Redis or the cluster primary did not answer), not_ready (readyz found the database down), draining (readyz while shutting down).',
         'counter',
         () => [...this.unavailableCounts].map(([cause, value]) => ({ value, labels: { cause } })),
       ),
