@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { Services } from '../context.js';
 import { codedErrorHeaders, envelopeAnswers } from '../http/envelope-answers.js';
 import { createHost, type ErrorTable } from '../http/host.js';
@@ -29,6 +30,8 @@ import { adminValidator } from './validation.js';
 const ROUTES = [organizationRoutes, keyRoutes, itemRoutes, locationRoutes] as const;
 
 export const ADMIN_PREFIX = '/admin/v1';
+/** The query schema of a route that takes no query parameter. */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 export const ADMIN_OPENAPI_PATH = `${ADMIN_PREFIX}/openapi.json`;
 const SECURITY_HEADERS = [
   ['x-content-type-options', 'nosniff'],
@@ -178,6 +181,13 @@ export async function createAdminApp(
   // JSON bodies only: text/plain (which Fastify parses by default) is refused with 415.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(adminValidator as never);
+  // Every route, whoever adds it, refuses query parameters it does not name (400, nothing
+  // written): `bulk-delete?dryRun=true` must not delete for real.
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.querystring === undefined) {
+      route.schema = { ...route.schema, querystring: NO_QUERY };
+    }
+  });
 
   await app.register(swagger, {
     openapi: {

@@ -307,7 +307,7 @@ async function connectAnswers(t: AdminTestServer): Promise<void> {
       status: 405,
       requestId: 'admin-connect-2',
       message:
-        'CONNECT is not allowed: the admin API is not a proxy; use DELETE, GET, HEAD, PATCH, POST on its endpoints under /admin/v1/.',
+        'CONNECT is not allowed: the admin API is not a proxy; use GET, HEAD, POST, PATCH, DELETE on its endpoints under /admin/v1/.',
     });
     expect(withToken).not.toContain(ADMIN_TOKEN);
     expect(t.server.logs.filter((line) => line.requestId === 'admin-connect-2')).toMatchObject([

@@ -170,7 +170,9 @@ function compileQuery(schema: TSchema) {
         return {
           error: invalid(
             shownName(name),
-            `Unknown query parameter ${quotedName(name)}; this endpoint accepts: ${allowed.length > 0 ? allowed.join(', ') : 'none'}.`,
+            allowed.length > 0
+              ? `Unknown query parameter ${quotedName(name)}; this endpoint accepts: ${allowed.join(', ')}. Remove it or correct its name; nothing was changed.`
+              : `Unknown query parameter ${quotedName(name)}; this endpoint takes no query parameters: remove it. Nothing was changed.`,
           ),
         };
       }
