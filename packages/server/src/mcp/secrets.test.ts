@@ -73,6 +73,8 @@ describe('keys in MCP names are masked in logs and errors', () => {
       { status: pasted },
       { fields: `name,${pasted}` },
       { location: pasted },
+      { limit: pasted },
+      { limit: { [pasted]: 1 } },
     ]) {
       const { answer, logged } = await post({
         id: 3,
