@@ -93,10 +93,12 @@ export const OPENAPI_TEXTS: Readonly<
     'Needs no key. 200 while the process serves, whatever the state of its dependencies (restart the process only when this fails). Never rate limited.':
       'No necesita clave. 200 mientras el proceso sirve, esté como esté el estado de sus dependencias (reinicia el proceso solo cuando esto falle). Nunca está sujeta al límite de peticiones.',
     'Readiness probe': 'Sonda de disponibilidad',
-    'Needs no key. 200 when this process should receive traffic: the database answers, and Redis when it is configured, each within one second. 503 `SERVICE_UNAVAILABLE` naming what is not ready (the database, Redis, or the process is shutting down: it answers 503 from the moment it receives SIGTERM or SIGINT). Never rate limited.':
-      'No necesita clave. 200 cuando este proceso debe recibir tráfico: la base de datos responde, y Redis cuando está configurado, cada uno en menos de un segundo. 503 `SERVICE_UNAVAILABLE` nombrando lo que no está listo (la base de datos, Redis, o el proceso se está cerrando: responde 503 desde el momento en que recibe SIGTERM o SIGINT). Nunca está sujeta al límite de peticiones.',
-    'What was checked: the database, and Redis when it is configured.':
-      'Lo que se comprobó: la base de datos, y Redis cuando está configurado.',
+    'Needs no key. 200 when this process should receive traffic: the database answers within one second and the process is not shutting down. A configured Redis is reported in `checks` (and `status` is `degraded` when it does not answer) but does not fail readiness: each instance then serves on its local fallback rate limiter. 503 `SERVICE_UNAVAILABLE` naming what is not ready (the database, or the process is shutting down: it answers 503 from the moment it receives SIGTERM or SIGINT). Never rate limited.':
+      'No necesita clave. 200 cuando este proceso debe recibir tráfico: la base de datos responde en menos de un segundo y el proceso no se está cerrando. Un Redis configurado aparece en `checks` (y `status` es `degraded` cuando no responde), pero no impide estar disponible: cada instancia sirve entonces con su limitador de peticiones local de respaldo. 503 `SERVICE_UNAVAILABLE` nombrando lo que no está listo (la base de datos, o el proceso se está cerrando: responde 503 desde el momento en que recibe SIGTERM o SIGINT). Nunca está sujeta al límite de peticiones.',
+    '`degraded` when Redis is configured and does not answer: still ready.':
+      '`degraded` cuando Redis está configurado y no responde: sigue disponible.',
+    'What was checked: the database (always `ok` in a 200), and Redis when it is configured (`ok`, `down`, or `timeout` when it did not answer within one second).':
+      'Lo que se comprobó: la base de datos (siempre `ok` en un 200), y Redis cuando está configurado (`ok`, `down`, o `timeout` cuando no respondió en menos de un segundo).',
 
     // Schemas
     'An inventory item. Every field is present unless the `fields` parameter selects a subset.':
