@@ -5,6 +5,7 @@ import { viewText } from '../domain/view.js';
 import { ImportFileError, ImportInterruptedError } from '../items/errors.js';
 import { OperationError, type Problem } from '../operations/errors.js';
 import { ServeLockError } from '../serve-lock.js';
+import { NonFiniteQuantitiesError } from '../store/quantity-check.js';
 import { StoreConflictError, StoreUnavailableError } from '../store/types.js';
 
 /**
@@ -78,6 +79,10 @@ export function toCliError(error: unknown): CliError {
   if (error instanceof OperationError) return cliErrorFor(error.problem);
   if (error instanceof StoreConflictError) return new CliError('CONFLICT', error.message);
   if (error instanceof StoreUnavailableError) return new CliError('DATABASE_ERROR', error.message);
+  // What the database holds refuses the start (`serve`): the message says how to repair it.
+  if (error instanceof NonFiniteQuantitiesError) {
+    return new CliError('DATABASE_ERROR', error.message);
+  }
   if (error instanceof ConfigError) return new CliError('INVALID_CONFIG', error.message);
   if (error instanceof ServeLockError) return new CliError('ALREADY_SERVING', error.message);
   const message = error instanceof Error ? error.message : String(error);

@@ -71,6 +71,15 @@ for (const { engine, skip } of LEGS) {
       const cli = await runCli(['migrate'], { env: { DATABASE_URL: handle.url } });
       expect(cli.status).toBe(1);
       expect(cli.stderr).toContain('1 item and 1 stock row hold a quantity that is not a finite');
+      // And `stockroom serve` does not start.
+      const serve = await runCli(
+        ['serve', '--port', '0', '--docs-port', '0', '--no-demo', '--json'],
+        {
+          env: { DATABASE_URL: handle.url, LOG_LEVEL: 'silent' },
+        },
+      );
+      expect(serve.status).toBe(1);
+      expect(serve.json.error).toEqual({ code: 'DATABASE_ERROR', message });
 
       // The message's own SQL finds the rows and repairs them.
       const find = /Find them: (.*?); reset those items/.exec(message)?.[1] as string;
