@@ -37,8 +37,9 @@ export function caseFoldingMappings(): Map<number, number> {
 /**
  * The search rule both engines follow, so they return the same pages:
  * - a needle of 1–2 characters (code points), which no trigram index can serve: at most
- *   `scanBudget` rows of the organization after the cursor (with the status filter) are
- *   examined in `_id` order; when the budget runs out before the page is full, the page is
+ *   `scanBudget` rows of the organization after the cursor (with the status filter, and the
+ *   key's view, so that the page never stops on a row the key may not see) are examined in
+ *   `_id` order; when the budget runs out before the page is full, the page is
  *   short and resumes after the last row examined (ItemQuery.onPartialPage);
  * - a needle of 3+ characters: always a full page, the first `limit` matches after the cursor.
  */

@@ -138,13 +138,15 @@ export function itemListStatement(
     // whole table). The rule both engines share (store/search.ts): walk at most `scanBudget`
     // rows after the cursor in id order, through (organization_id, id) or (organization_id,
     // status, id), and say where the walk stopped when it examined its whole budget.
+    // The key's rows count toward the budget like the status filter's, so the walk ends on a
+    // row the key may see: the cursor made of walk_end never names an item its view hides.
     params.push(scanBudget);
     const budget = `$${params.length}`;
     return {
       sql: `WITH walk AS MATERIALIZED (
-          SELECT id, search_text FROM items WHERE ${filters} ORDER BY id LIMIT ${budget}
+          SELECT id, search_text FROM items WHERE ${[filters, ...scope].join(' AND ')} ORDER BY id LIMIT ${budget}
         ), page AS MATERIALIZED (
-          SELECT id FROM walk WHERE ${match}${seen('walk')} ORDER BY id LIMIT ${limit}
+          SELECT id FROM walk WHERE ${match} ORDER BY id LIMIT ${limit}
         ), walk_end AS (
           SELECT CASE WHEN count(*) = ${budget} THEN max(id) END AS walk_end FROM walk
         )
@@ -224,10 +226,14 @@ export function itemListStatement(
   };
 }
 
-/** A search's LIKE on `searchText`, limited to the fields the key's scope lets it match. */
+/**
+ * A search's LIKE on `searchText`, or, for a key whose view hides searchable fields, on the
+ * parts of it the key may see and nothing else: never the whole text first, whose matches in
+ * hidden fields would then be fetched and dropped, so that a needle in a hidden field costs
+ * what an absent one does (each part is a column of its own in a trigram index, migration 13).
+ */
 function matchCondition(query: ItemQuery, searchText: string, pattern: string): string {
-  const visible = searchFieldsCondition(query.scope, searchText, pattern);
-  return `${searchText} LIKE ${pattern}${visible === null ? '' : ` AND ${visible}`}`;
+  return searchFieldsCondition(query.scope, searchText, pattern) ?? `${searchText} LIKE ${pattern}`;
 }
 
 const ITEM_COLUMNS_I = ITEM_COLUMNS.split(', ')

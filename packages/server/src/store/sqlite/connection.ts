@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StoreUnavailableError } from '../types.js';
 import Database, { type SqliteDatabase, type SqliteStatement } from './driver.js';
-import { VISIBLE_MATCH, visibleMatch } from './item-scope.js';
+import {
+  indexFieldsSql,
+  SEARCH_PART,
+  searchPart,
+  VISIBLE_MATCH,
+  visibleMatch,
+} from './item-scope.js';
 import type { SearchLimits } from './item-search.js';
 
 /**
@@ -93,6 +99,9 @@ export abstract class SqliteConnection {
     this.db.function(VISIBLE_MATCH, { deterministic: true }, (text, needle, mask) =>
       visibleMatch(String(text), String(needle), String(mask)),
     );
+    this.db.function(SEARCH_PART, { deterministic: true }, (text, k) =>
+      searchPart(String(text), Number(k)),
+    );
   }
 
   /** Rows this store queued for the search index since it last indexed the queue. */
@@ -136,6 +145,7 @@ export abstract class SqliteConnection {
         `INSERT INTO items_search (rowid, search_text)
          SELECT i.seq, i.search_text FROM items_search_pending p JOIN items i ON i.seq = p.seq`,
       ).run();
+      for (const sql of indexFieldsSql('items_search_pending')) this.stmt(sql).run();
       this.stmt('DELETE FROM items_search_pending').run();
     })();
   }

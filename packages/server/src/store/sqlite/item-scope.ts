@@ -1,4 +1,4 @@
-import { type ItemScope, SEARCH_FIELDS } from '../types.js';
+import { type ItemScope, SEARCH_FIELDS, type SearchField } from '../types.js';
 
 /**
  * A key's scope (ItemScope) as SQL conditions on SQLite, each starting with ` AND `, on the
@@ -65,4 +65,29 @@ export function visibleMatch(searchText: string, needle: string, mask: string): 
     if (mask[k] === '1' && (parts[k] as string).includes(needle)) return 1;
   }
   return 0;
+}
+
+/** The SQL function that reads one part of search_text (registered on every connection). */
+export const SEARCH_PART = 'stockroom_search_part';
+
+/** Part `k` of search_text (U+0000-separated, store/search.ts), in SEARCH_FIELDS order. */
+export function searchPart(searchText: string, k: number): string {
+  return searchText.split('\u0000')[k] ?? '';
+}
+
+/** The trigram index of one searchable field's part of search_text (migration 13). */
+export function searchFieldTable(field: SearchField): string {
+  return `items_search_${field}`;
+}
+
+/**
+ * The statements that index the rows `pending` selects (a subquery of `seq`s, as `p`) in the
+ * per-field indexes, beside items_search: run wherever items_search's queue is indexed.
+ */
+export function indexFieldsSql(pending: string): string[] {
+  return SEARCH_FIELDS.map(
+    (field, k) =>
+      `INSERT INTO ${searchFieldTable(field)} (rowid, text)
+       SELECT i.seq, ${SEARCH_PART}(i.search_text, ${k}) FROM ${pending} p JOIN items i ON i.seq = p.seq`,
+  );
 }

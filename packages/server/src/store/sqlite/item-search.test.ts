@@ -531,6 +531,9 @@ describe('migration 2 (search index) on a database made by migration 1', () => {
           '0008_webhooks',
           '0009_locations',
           '0010_key_views',
+          '0011_change_before_images',
+          '0012_non_finite_quantities',
+          '0013_search_field_indexes',
         ]);
         const first = await store.listItems('a'.repeat(24), { limit: 100 });
         expect(first.map((item) => item.sku)).toEqual(
@@ -635,6 +638,9 @@ describe('migration 4 (rowids in _id order) on a database whose rows are not', (
           '0008_webhooks',
           '0009_locations',
           '0010_key_views',
+          '0011_change_before_images',
+          '0012_non_finite_quantities',
+          '0013_search_field_indexes',
         ]);
         const check = new Database(file);
         try {

@@ -1,7 +1,7 @@
 import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
-import type { ItemQuery } from '../types.js';
+import type { ItemQuery, SearchField } from '../types.js';
 import type { SqliteStatement } from './driver.js';
-import { scopeSql, searchFieldsSql } from './item-scope.js';
+import { scopeSql, searchFieldsSql, searchFieldTable } from './item-scope.js';
 
 /**
  * Item search on SQLite: a substring match of the folded needle in `items.search_text`
@@ -269,14 +269,15 @@ function indexCandidates(
   organizationSeq: number,
   phrase: string,
   cap: number,
+  index = 'items_search',
 ): number[] | null {
   const [lo, hi] = organizationRange(organizationSeq);
   const { before, after } = extents.around(organizationSeq);
   const forward = before <= after;
   const from = forward ? lo : hi;
   const sql = forward
-    ? 'SELECT rowid FROM items_search WHERE items_search MATCH ? AND rowid >= ? ORDER BY rowid'
-    : 'SELECT rowid FROM items_search WHERE items_search MATCH ? AND rowid <= ? ORDER BY rowid DESC';
+    ? `SELECT rowid FROM ${index} WHERE ${index} MATCH ? AND rowid >= ? ORDER BY rowid`
+    : `SELECT rowid FROM ${index} WHERE ${index} MATCH ? AND rowid <= ? ORDER BY rowid DESC`;
   const rowids = db.stmt(`${sql} LIMIT ?`).pluck().all(phrase, from, cap) as number[];
   const inRange = rowids.filter((rowid) => rowid >= lo && rowid <= hi);
   // All `cap` rows inside the range: there may be more, the needle is common here.
@@ -315,6 +316,22 @@ export function searchItems(
   const size = rowsIn(db, lo, hi);
   if (ftsPhrase(needle) === null) return { walk: { budget: limits.scanBudget } };
   if (size <= limits.scanBudget) return { walk: { budget: null } };
+  const fields = query.scope?.searchFields;
+  if (fields !== undefined) {
+    return searchVisibleFields(
+      db,
+      stats.extents,
+      columns,
+      organizationId,
+      organizationSeq,
+      needle,
+      query,
+      {
+        fields,
+        cap: limits.ftsCandidateCap,
+      },
+    );
+  }
   const now = Date.now();
   const parts = stats.trigrams.phrases(needle, now);
   // The whole needle's phrase (at most MAX_PHRASE_CHARS of it).
@@ -403,29 +420,103 @@ function phraseAfter(
   hi: number,
   query: ItemQuery,
   want: number,
+  index = 'items_search',
 ): Row[] {
   const scope = scopeFilters('i', query);
   const status = (query.status === undefined ? '' : ' AND i.status = ?') + scope.sql;
   const statusParams = [...(query.status === undefined ? [] : [query.status]), ...scope.params];
+  // Under a view that hides searchable fields, scope.sql tests the needle on the visible ones
+  // alone (searchFieldsSql); the whole search_text is not read.
+  const visibleOnly = query.scope?.searchFields !== undefined;
+  const match = visibleOnly ? '' : ' AND instr(i.search_text, ?) > 0';
+  const matchParams = visibleOnly ? [] : [needle];
   const indexed = db
     .stmt(
-      `SELECT ${columns}, i.seq FROM items_search f CROSS JOIN items i ON i.seq = f.rowid
-       WHERE items_search MATCH ? AND f.rowid > ? AND f.rowid <= ?
-         AND instr(i.search_text, ?) > 0${status}
+      `SELECT ${columns}, i.seq FROM ${index} f CROSS JOIN items i ON i.seq = f.rowid
+       WHERE ${index} MATCH ? AND f.rowid > ? AND f.rowid <= ?${match}${status}
        ORDER BY f.rowid LIMIT ?`,
     )
-    .all(phrase, afterSeq, hi, needle, ...statusParams, want) as Row[];
+    .all(phrase, afterSeq, hi, ...matchParams, ...statusParams, want) as Row[];
   const queued = db
     .stmt(
       `SELECT ${columns}, i.seq FROM items_search_pending p CROSS JOIN items i ON i.seq = p.seq
-       WHERE p.seq > ? AND p.seq <= ? AND instr(i.search_text, ?) > 0${status}
+       WHERE p.seq > ? AND p.seq <= ?${match}${status}
        ORDER BY p.seq LIMIT ?`,
     )
-    .all(afterSeq, hi, needle, ...statusParams, want) as Row[];
+    .all(afterSeq, hi, ...matchParams, ...statusParams, want) as Row[];
   const seqOf = (row: Row) => row[row.length - 1] as number;
   const merged =
     queued.length === 0 ? indexed : [...indexed, ...queued].sort((a, b) => seqOf(a) - seqOf(b));
   return merged.slice(0, want).map((row) => row.slice(0, -1));
+}
+
+/**
+ * A search page (needle of 3+ characters) for a key whose view hides some searchable fields:
+ * the same plans as searchItems, on the per-field indexes of the fields the key may see
+ * (migration 13), their matches merged in rowid (= `_id`) order, each row tested on those
+ * fields alone. Neither the whole-text index nor search_text's hidden parts are read, so a
+ * needle found only in hidden text costs what an absent one does (docs: Key views).
+ */
+function searchVisibleFields(
+  db: SearchStatements,
+  extents: OrganizationExtents,
+  columns: string,
+  organizationId: string,
+  organizationSeq: number,
+  needle: string,
+  query: ItemQuery,
+  { fields, cap }: { fields: readonly SearchField[]; cap: number },
+): SearchPlan {
+  const [lo, hi] = organizationRange(organizationSeq);
+  const phrase = phraseOf([...needle].slice(0, MAX_PHRASE_CHARS).join(''));
+  const indexes = fields.map(searchFieldTable);
+  const candidates = new Set<number>();
+  let common = false;
+  for (const index of indexes) {
+    const found = indexCandidates(db, extents, organizationSeq, phrase, cap, index);
+    if (found === null) {
+      common = true;
+      break;
+    }
+    for (const seq of found) candidates.add(seq);
+  }
+  if (!common) {
+    if (candidates.size === 0) return { rows: [] };
+    const extra = filters('i', query);
+    const rows = db
+      .stmt(
+        `SELECT ${columns} FROM items i
+         WHERE i.seq IN (SELECT value FROM json_each(?)) AND +i.organization_id = ?${extra.sql}
+         ORDER BY i.seq LIMIT ?`,
+      )
+      .all(JSON.stringify([...candidates]), organizationId, ...extra.params, query.limit) as Row[];
+    return { rows };
+  }
+  // Each field's first matches after the cursor; an item matching in two fields comes twice.
+  // The page is the first `limit` distinct items of the merge: every one of them is among the
+  // first `limit` matches of a field it matches in.
+  const afterSeq = seqAfter(db, organizationId, query.afterId, lo);
+  const seen = new Map<string, Row>();
+  for (const index of indexes) {
+    for (const row of phraseAfter(
+      db,
+      `${columns}, i.seq`,
+      phrase,
+      needle,
+      afterSeq,
+      hi,
+      query,
+      query.limit,
+      index,
+    )) {
+      seen.set(row[0] as string, row);
+    }
+  }
+  const rows = [...seen.values()]
+    .sort((a, b) => (a[a.length - 1] as number) - (b[b.length - 1] as number))
+    .slice(0, query.limit)
+    .map((row) => row.slice(0, -1));
+  return { rows };
 }
 
 export interface WalkSlice {
@@ -460,37 +551,61 @@ export function walkSlice(
   if (query.status !== undefined) params.push(query.status);
   if (afterId !== undefined) params.push(afterId);
   const filtered = { status: query.status !== undefined, after: afterId !== undefined };
+  // The key's rows count toward the budget like the status filter's: the slice ends on a row
+  // the key may see, so the cursor made of it never names an item its view hides.
+  const rowScope = scopeSql(query.scope, 'i');
   const end = db
-    .stmt(walkSliceSql(columns, { ...filtered, bounded: false }).end)
+    .stmt(walkSliceSql(columns, { ...filtered, bounded: false }, '', rowScope.sql).end)
     .pluck()
-    .get(...params, examine - 1) as string | undefined;
-  const scope = scopeFilters('i', { ...query, search: needle });
+    .get(...params, ...rowScope.params, examine - 1) as string | undefined;
+  const visible = searchFieldsSql(query.scope, 'i', needle);
   const rows = db
-    .stmt(walkSliceSql(columns, { ...filtered, bounded: end !== undefined }, scope.sql).rows)
-    .all(...params, ...(end === undefined ? [] : [end]), needle, ...scope.params, want) as Row[];
+    .stmt(
+      walkSliceSql(
+        columns,
+        { ...filtered, bounded: end !== undefined },
+        visible.sql,
+        rowScope.sql,
+        visible.sql !== '',
+      ).rows,
+    )
+    .all(
+      ...params,
+      ...(end === undefined ? [] : [end]),
+      ...(visible.sql !== '' ? [] : [needle]),
+      ...visible.params,
+      ...rowScope.params,
+      want,
+    ) as Row[];
   return { rows: inIdOrder(rows), lastExamined: end ?? null };
 }
 
 /**
  * The two statements of a walk slice (exported for the plan tests). Parameters: organization,
- * status if filtered, the `_id` after which it starts if any; then `end`: the offset of the
- * slice's last row; `rows`: that row's `_id` if bounded, the needle, the parameters of
- * `scope` (the key's scope on `i`, tested on the rows examined), the limit.
+ * status if filtered, the `_id` after which it starts if any; then `end`: the parameters of
+ * `rowScope` (the key's row filters on `i`), the offset of the slice's last row; `rows`: that
+ * row's `_id` if bounded, the needle unless `visibleOnly`, the parameters of `match` (the
+ * needle on the fields the key may search) and of `rowScope`, the limit. With `visibleOnly` the
+ * needle is tested on the visible fields alone, never on the whole search_text: text the key's
+ * view hides is not searched at all, so how long a search takes says nothing about it.
  */
 export function walkSliceSql(
   columns: string,
   shape: { status: boolean; after: boolean; bounded: boolean },
-  scope = '',
+  match = '',
+  rowScope = '',
+  visibleOnly = false,
 ): { end: string; rows: string } {
-  const where = `organization_id = ?${shape.status ? ' AND status = ?' : ''}${shape.after ? ' AND id > ?' : ''}`;
+  const where = `i.organization_id = ?${shape.status ? ' AND i.status = ?' : ''}${shape.after ? ' AND i.id > ?' : ''}`;
   // Left to choose, the planner reads a status filter's rows through (organization_id, id),
   // testing every status on the way.
   const index = shape.status ? ' INDEXED BY items_organization_status' : '';
+  const needle = visibleOnly ? match.slice(' AND '.length) : `instr(i.search_text, ?) > 0${match}`;
   return {
-    end: `SELECT id FROM items WHERE ${where} ORDER BY id LIMIT 1 OFFSET ?`,
+    end: `SELECT i.id FROM items i WHERE ${where}${rowScope} ORDER BY i.id LIMIT 1 OFFSET ?`,
     rows: `SELECT ${columns} FROM items i${index}
-       WHERE ${where}${shape.bounded ? ' AND id <= ?' : ''} AND instr(search_text, ?) > 0${scope}
-       ORDER BY id LIMIT ?`,
+       WHERE ${where}${shape.bounded ? ' AND i.id <= ?' : ''} AND ${needle}${rowScope}
+       ORDER BY i.id LIMIT ?`,
   };
 }
 

@@ -188,9 +188,16 @@ export abstract class SqliteItems extends SqliteChangeFeed {
     }
     if (query.search !== undefined) {
       if (unsearchable(query.search)) return [];
+      // Under a view that hides searchable fields, the needle is tested on the visible ones
+      // alone: the hidden text is not read (item-search.ts, walkSliceSql).
       const visible = searchFieldsSql(query.scope, 'i', query.search);
-      where.push(`instr(i.search_text, ?) > 0${visible.sql}`);
-      params.push(query.search, ...visible.params);
+      if (visible.sql === '') {
+        where.push('instr(i.search_text, ?) > 0');
+        params.push(query.search);
+      } else {
+        where.push(visible.sql.slice(' AND '.length));
+        params.push(...visible.params);
+      }
     }
     const scope = scopeSql(query.scope, 'i');
     if (scope.sql !== '') {

@@ -470,4 +470,62 @@ export const SQLITE_MIGRATIONS: Migration[] = [
         WHERE quantity IN (9e999, -9e999) OR typeof(quantity) NOT IN ('integer', 'real');
     `,
   },
+  {
+    // One trigram index per searchable field, on its part of search_text (store/search.ts),
+    // for keys whose view hides some of them (docs/architecture.md#keys): their search reads
+    // only the indexes of the fields they may see, so text in a hidden field is never scanned
+    // and cannot make a search slower (item-search.ts, searchVisibleFields). Contentless:
+    // the folded parts live in search_text. Rows are added with items_search, from its queue
+    // (connection.ts); a row changed or deleted leaves them here, indexed or not (deleting a
+    // rowid a contentless index does not hold is harmless).
+    version: 13,
+    name: 'search_field_indexes',
+    sql: `
+      CREATE VIRTUAL TABLE items_search_name USING fts5(
+        text, content='', contentless_delete=1,
+        tokenize='trigram case_sensitive 1', detail=full
+      );
+      INSERT INTO items_search_name (items_search_name, rank) VALUES ('hashsize', 67108864);
+      INSERT INTO items_search_name (rowid, text)
+        SELECT seq, stockroom_search_part(search_text, 0) FROM items
+        WHERE seq NOT IN (SELECT seq FROM items_search_pending);
+      CREATE VIRTUAL TABLE items_search_description USING fts5(
+        text, content='', contentless_delete=1,
+        tokenize='trigram case_sensitive 1', detail=full
+      );
+      INSERT INTO items_search_description (items_search_description, rank) VALUES ('hashsize', 67108864);
+      INSERT INTO items_search_description (rowid, text)
+        SELECT seq, stockroom_search_part(search_text, 1) FROM items
+        WHERE seq NOT IN (SELECT seq FROM items_search_pending);
+      CREATE VIRTUAL TABLE items_search_sku USING fts5(
+        text, content='', contentless_delete=1,
+        tokenize='trigram case_sensitive 1', detail=full
+      );
+      INSERT INTO items_search_sku (items_search_sku, rank) VALUES ('hashsize', 67108864);
+      INSERT INTO items_search_sku (rowid, text)
+        SELECT seq, stockroom_search_part(search_text, 2) FROM items
+        WHERE seq NOT IN (SELECT seq FROM items_search_pending);
+      CREATE VIRTUAL TABLE items_search_barcode USING fts5(
+        text, content='', contentless_delete=1,
+        tokenize='trigram case_sensitive 1', detail=full
+      );
+      INSERT INTO items_search_barcode (items_search_barcode, rank) VALUES ('hashsize', 67108864);
+      INSERT INTO items_search_barcode (rowid, text)
+        SELECT seq, stockroom_search_part(search_text, 3) FROM items
+        WHERE seq NOT IN (SELECT seq FROM items_search_pending);
+      CREATE TRIGGER items_search_fields_delete AFTER DELETE ON items BEGIN
+        DELETE FROM items_search_name WHERE rowid = old.seq;
+        DELETE FROM items_search_description WHERE rowid = old.seq;
+        DELETE FROM items_search_sku WHERE rowid = old.seq;
+        DELETE FROM items_search_barcode WHERE rowid = old.seq;
+      END;
+      CREATE TRIGGER items_search_fields_update AFTER UPDATE OF search_text ON items
+        WHEN old.search_text IS NOT new.search_text BEGIN
+        DELETE FROM items_search_name WHERE rowid = old.seq;
+        DELETE FROM items_search_description WHERE rowid = old.seq;
+        DELETE FROM items_search_sku WHERE rowid = old.seq;
+        DELETE FROM items_search_barcode WHERE rowid = old.seq;
+      END;
+    `,
+  },
 ];
