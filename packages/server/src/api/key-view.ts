@@ -45,8 +45,18 @@ export class KeyViewOfItems {
   }
 
   /**
+   * Whether the key may learn when items changed: not when its view hides `updatedAt`. Then
+   * it gets no `Last-Modified`, and no incremental sync (check), whose instants and tokens
+   * would tell when each item changed to the millisecond (docs: Key views, "Hidden fields").
+   */
+  get showsUpdatedAt(): boolean {
+    return !this.rules.hiddenFields.has('updatedAt');
+  }
+
+  /**
    * Refuses `fields` naming a hidden field, and a filter on one (`sku=`, `barcode=`,
-   * `status=`, or `location=` when `stock` is hidden): each would show what the view hides.
+   * `status=`, `location=` when `stock` is hidden, an incremental sync when `updatedAt` is):
+   * each would show what the view hides.
    */
   check(query: {
     fields?: readonly ItemField[] | undefined;
@@ -54,6 +64,8 @@ export class KeyViewOfItems {
     barcode?: string | undefined;
     status?: string | undefined;
     location?: string | undefined;
+    /** The incremental sync of `updatedSince`, when asked for. */
+    sync?: object | null | undefined;
   }): void {
     const hidden = this.rules.hiddenFields;
     for (const field of query.fields ?? []) {
@@ -79,6 +91,13 @@ export class KeyViewOfItems {
           { param },
         );
       }
+    }
+    if (query.sync !== undefined && query.sync !== null && !this.showsUpdatedAt) {
+      throw new ApiError(
+        'INVALID_PARAMETER',
+        "updatedSince is not available to this key: its view hides updatedAt, and an incremental sync tells when each item changed. Drop updatedSince (and includeDeleted) and read the list page by page, or ask the operator to show updatedAt (GET /api/v1/auth/verify shows what the key's view hides).",
+        { param: 'updatedSince' },
+      );
     }
   }
 

@@ -4,7 +4,7 @@ import { cliActor } from '../operations/audit.js';
 import { updateKeyView } from '../operations/keys.js';
 import { createLocation } from '../operations/locations.js';
 import { stockText } from '../store/items/stock.js';
-import type { KeyView, Organization } from '../store/types.js';
+import type { ItemStatus, KeyView, Organization } from '../store/types.js';
 import { engineAvailability } from '../testing/engines.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { expectApiError } from '../testing/security-suite.js';
@@ -283,5 +283,96 @@ for (const { engine, skip } of LEGS) {
       const rest = await sync(page.nextSince);
       expect(rest.changed.length + rest.deleted.length).toBe(3);
     });
+
+    it('a view hiding updatedAt leaks it through no header or sync: Last-Modified absent, updatedSince refused', async () => {
+      const { key } = await keyWith({ hideFields: ['updatedAt', 'createdAt'] });
+      const path = `/api/v1/inventory/item?itemId=${ids.get('TENT')}`;
+      const whole = await t.request(path, { key: full });
+      expect(whole.headers.get('last-modified')).not.toBeNull();
+      const hidden = await t.request(path, { key });
+      expect(hidden.status).toBe(200);
+      expect(hidden.body.data).not.toHaveProperty('updatedAt');
+      expect(hidden.body.data).not.toHaveProperty('createdAt');
+      expect(hidden.headers.get('last-modified')).toBeNull();
+      // Dates cannot be probed with If-Modified-Since either; the ETag still serves a cache.
+      const since = await t.request(path, {
+        key,
+        headers: { 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() },
+      });
+      expect(since.status).toBe(200);
+      const etag = hidden.headers.get('etag') as string;
+      expect((await t.request(path, { key, headers: { 'if-none-match': etag } })).status).toBe(304);
+      const token = (await get(full, '?updatedSince=2020-01-01&limit=1')).nextSince as string;
+      for (const query of [
+        '?updatedSince=2020-01-01',
+        '?updatedSince=2020-01-01&includeDeleted=true&fields=name',
+        `?updatedSince=${token}`,
+      ]) {
+        const refused = await t.request(`${ITEMS}${query}`, { key });
+        expectApiError(refused, 400, 'INVALID_PARAMETER');
+        expect(refused.body.error.param).toBe('updatedSince');
+        expect(refused.body.error.message).toContain('its view hides updatedAt');
+        expect(refused.text).not.toContain('nextSince');
+      }
+      // A view hiding createdAt alone still syncs (updatedAt is shown).
+      const { key: createdOnly } = await keyWith({ hideFields: ['createdAt'] });
+      const synced = await get(createdOnly, '?updatedSince=2020-01-01&fields=name');
+      expect(synced.nextSince).toEqual(expect.any(String));
+    });
+
+    it('every nextCursor names an item the key was served: lists, searches, locations, short search pages', async () => {
+      // More rows outside the view than a short needle's scan budget (10,000) before the first
+      // one inside it: a walk that counted every row would stop on a hidden row and name it.
+      const other = await t.createOrganization();
+      await createLocation(t.store, cliActor(), other, { code: 'WH', name: 'Warehouse' });
+      const rows = Array.from({ length: 10_050 }, (_, k) => ({
+        sku: `R-${k}`,
+        name: k % 7 === 0 ? `zz tent ${k}` : `tent ${k}`,
+        status: (k < 10_010 || k % 2 === 0
+          ? 'Draft'
+          : k % 3 === 0
+            ? 'Inactive'
+            : 'Active') as ItemStatus,
+        stock: stockText({ WH: k % 4 }),
+      }));
+      // In parts: one statement of 10,000 rows may outlast the database deadline on a busy machine.
+      for (let k = 0; k < rows.length; k += 1000)
+        await t.createItems(other.id, rows.slice(k, k + 1000));
+      const { key } = await t.createKey({
+        organizationId: other.id,
+        rateLimit: null,
+        view: parseView({ where: ['status=Active,Inactive'] }),
+      });
+      /** A cursor's item (api/cursor.ts): `a` in its base64url JSON. */
+      const named = (cursor: string) =>
+        (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { a?: string }).a;
+      const served = new Set<string>();
+      const everything = await get(key, '?fields=_id&limit=1000');
+      for (const item of everything.data) served.add(item._id);
+      expect(served.size).toBe(20);
+      for (const query of [
+        '?limit=3',
+        '?limit=3&search=zz',
+        '?limit=3&search=z',
+        '?limit=3&search=tent',
+        '?limit=3&search=zz t',
+        '?limit=3&location=WH',
+        '?limit=3&location=WH&search=zz',
+        '?limit=3&status=Active',
+        '?limit=3&status=Draft&search=zz',
+      ]) {
+        let cursor: string | null = null;
+        do {
+          const page = await get(
+            key,
+            `${query}&fields=_id${cursor === null ? '' : `&cursor=${cursor}`}`,
+          );
+          for (const item of page.data) expect(served.has(item._id), query).toBe(true);
+          cursor = page.nextCursor;
+          if (cursor !== null)
+            expect(served.has(named(cursor) as string), `${query}: ${cursor}`).toBe(true);
+        } while (cursor !== null);
+      }
+    }, 60_000);
   });
 }

@@ -46,7 +46,7 @@ export async function itemBody(
   organizationId: string,
   query: ParsedQuery<typeof itemQuery>,
   view: KeyViewOfItems | null,
-): Promise<{ body: Buffer; updatedAt: number }> {
+): Promise<{ body: Buffer; updatedAt: number | null }> {
   view?.check(query);
   const item = await services.store.getItem(organizationId, query.itemId, view?.scope);
   if (!item) {
@@ -62,10 +62,11 @@ export async function itemBody(
       updatedAt: item.updatedAt,
     };
   }
-  // What the key sees changed when its view did: Last-Modified is the later of the two.
+  // What the key sees changed when its view did: Last-Modified is the later of the two. A
+  // view that hides updatedAt gets none: it would tell the time the view hides (ETag stays).
   return {
     body: Buffer.from(`{"data":${itemJson(view.item(item), view.fields(query.fields))}}`),
-    updatedAt: Math.max(item.updatedAt, view.since),
+    updatedAt: view.showsUpdatedAt ? Math.max(item.updatedAt, view.since) : null,
   };
 }
 
@@ -102,7 +103,7 @@ export default function inventoryItemRoute(app: FastifyInstance, services: Servi
       if (!organization || !key) throw new Error('authorize did not run');
       const view = KeyViewOfItems.of(key);
       const { body, updatedAt } = await itemBody(services, organization.id, request.query, view);
-      return sendJson(request, reply, body, { lastModified: updatedAt });
+      return sendJson(request, reply, body, updatedAt === null ? {} : { lastModified: updatedAt });
     },
   );
 }
