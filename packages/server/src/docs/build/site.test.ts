@@ -163,7 +163,7 @@ describe('the placeholders of the public URLs', async () => {
   test('llms-full.txt is its pages’ words with little Markdown around them', () => {
     // What is left is content: the words (text, inline code, code blocks, link addresses),
     // counted here from the file itself, are over nine tenths of it.
-    const site = renderPages(pages, api);
+    const site = rendered(api);
     const full = site.files.get(SITE_FILES.llmsFull)?.body ?? '';
     const tree = unified().use(remarkParse).use(remarkGfm).parse(full);
     let words = 0;
