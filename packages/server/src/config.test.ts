@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configWarnings, loadConfig, resolveDatabaseUrl } from './config.js';
@@ -265,8 +266,41 @@ describe('resolveDatabaseUrl', () => {
 });
 
 describe('production safety', () => {
-  const TOKEN = 'y'.repeat(40);
+  // As `openssl rand -base64 32` prints one: a token production accepts.
+  const TOKEN = 'q3N9vGx1R+7kLm2Zp8TwYb5Hc0JdUe4Fs6Aa/XiOnKE=';
   const production = { NODE_ENV: 'production' };
+
+  it('refuses an ADMIN_TOKEN of fewer than 128 bits, saying how to make one, never quoting it', () => {
+    const weak = 'a'.repeat(32);
+    for (const token of [
+      weak,
+      'y'.repeat(40),
+      'abc123'.repeat(8),
+      'correct-horse-battery-staple!',
+    ]) {
+      let caught: unknown;
+      try {
+        loadConfig({ ...production, ADMIN_TOKEN: token.padEnd(32, '!') });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, token).toBeInstanceOf(ConfigError);
+      const message = (caught as Error).message;
+      expect(message).toMatch(/ADMIN_TOKEN is too easy to guess for NODE_ENV=production/);
+      expect(message).toMatch(/at least 128 are needed.*openssl rand -base64 32/);
+      expect(message).not.toContain(token);
+    }
+    expect(() => loadConfig({ ...production, ADMIN_TOKEN: weak })).toThrow(/about 0 bits/);
+    // Random 32-byte tokens pass, in base64 and in hex; outside production a weak one is allowed.
+    for (const token of [
+      TOKEN,
+      randomBytes(32).toString('base64'),
+      randomBytes(32).toString('hex'),
+    ]) {
+      expect(loadConfig({ ...production, ADMIN_TOKEN: token }).adminToken).toBe(token);
+    }
+    expect(loadConfig({ ADMIN_TOKEN: weak }).adminToken).toBe(weak);
+  });
 
   it('refuses a public admin API unless ALLOW_PUBLIC_ADMIN=true, saying what to do', () => {
     const env = { ...production, ADMIN_TOKEN: TOKEN, ADMIN_HOST: '0.0.0.0' };

@@ -4,6 +4,7 @@ import { DomainError } from './domain/errors.js';
 import { parseRateLimit } from './domain/rate-limit-spec.js';
 import { NAMED_RANGES, parseTrustedEntry, type TrustProxy } from './http/client-address.js';
 import { SecretFileError, withSecretFiles } from './secrets.js';
+import { estimateEntropyBits } from './token-entropy.js';
 import { type DestinationPolicy, parseAllowedNetworks } from './webhooks/destination.js';
 
 /** Every setting the service reads, validated once at boot. */
@@ -341,6 +342,8 @@ function metricsPort(raw: string | undefined, apiPort: number, docsPort: number)
 }
 
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
+/** What a production ADMIN_TOKEN must hold, by estimateEntropyBits: beyond any guessing. */
+export const MIN_ADMIN_TOKEN_BITS = 128;
 const MAX_ADMIN_TOKEN_LENGTH = 512;
 
 /**
@@ -529,6 +532,15 @@ function refuseUnsafeProduction(config: Config): void {
     throw new ConfigError(
       `METRICS_HOST is ${config.metricsHost}, which other machines can reach, and NODE_ENV is production: bind metrics to 127.0.0.1 (the default), or set ALLOW_PUBLIC_METRICS=true if only your Prometheus can reach that address (a container or pod network)`,
     );
+  }
+  // The admin token opens every organization: in production it must be random, not typed.
+  if (config.adminToken !== null) {
+    const bits = Math.floor(estimateEntropyBits(config.adminToken));
+    if (bits < MIN_ADMIN_TOKEN_BITS) {
+      throw new ConfigError(
+        `ADMIN_TOKEN is too easy to guess for NODE_ENV=production: it holds about ${bits} bits of entropy by Stockroom's estimate (its length times log2 of the alphabet of the character classes it uses, less for repeated characters), and at least ${MIN_ADMIN_TOKEN_BITS} are needed. Set a random one, e.g. the output of \`openssl rand -base64 32\` (or \`openssl rand -hex 32\`)`,
+      );
+    }
   }
 }
 

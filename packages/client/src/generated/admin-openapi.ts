@@ -62,7 +62,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -84,7 +106,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -106,7 +128,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -186,7 +208,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -208,7 +230,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -230,7 +252,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -252,7 +274,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -274,7 +318,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -296,7 +340,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -385,7 +429,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -407,7 +451,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -429,7 +495,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -451,7 +517,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -523,7 +589,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -545,7 +611,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -567,7 +633,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -589,7 +677,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -611,7 +699,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -695,7 +783,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -717,7 +805,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -739,7 +827,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -761,7 +849,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -783,7 +893,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -805,7 +915,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -921,7 +1031,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -943,7 +1053,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -965,7 +1097,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -987,7 +1119,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1147,7 +1279,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1169,7 +1301,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1191,7 +1323,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1213,7 +1345,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1235,7 +1367,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1257,7 +1411,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1279,7 +1433,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1402,7 +1556,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1424,7 +1578,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1446,7 +1600,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1468,7 +1644,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1490,7 +1666,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1635,7 +1811,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1657,7 +1833,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1679,7 +1855,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1701,7 +1877,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1723,7 +1899,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1745,7 +1943,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1767,7 +1965,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1891,7 +2089,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1913,7 +2111,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1935,7 +2133,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1957,7 +2155,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -1979,7 +2199,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2001,7 +2221,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2129,7 +2349,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2151,7 +2371,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2173,7 +2393,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2195,7 +2415,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2217,7 +2459,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2239,7 +2481,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2367,7 +2609,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2389,7 +2631,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2411,7 +2653,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2433,7 +2697,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2455,7 +2719,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2595,7 +2859,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2617,7 +2881,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2639,7 +2903,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2661,7 +2925,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2683,7 +2947,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2705,7 +2991,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2727,7 +3013,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2846,7 +3132,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2868,7 +3154,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2890,7 +3176,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2912,7 +3198,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2934,7 +3220,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2956,7 +3242,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -2988,6 +3274,28 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
                 /** @description Error: INTERNAL_ERROR */
                 500: {
                     headers: {
@@ -2997,7 +3305,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3019,7 +3327,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3106,7 +3414,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3128,7 +3436,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3150,7 +3458,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3172,7 +3480,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3194,7 +3524,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3216,7 +3546,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3283,7 +3613,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3305,7 +3635,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3327,7 +3679,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3349,7 +3701,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3416,7 +3768,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3438,7 +3790,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3460,7 +3812,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3482,7 +3834,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3504,7 +3856,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3526,7 +3900,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3548,7 +3922,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3624,7 +3998,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3646,7 +4020,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3668,7 +4042,29 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                /** @description What was wrong and how to fix it. */
+                                message: string;
+                                status: number;
+                                requestId: string;
+                                /** @description The body field, path segment or query parameter at fault. */
+                                param?: string;
+                                /** Format: uri */
+                                docUrl: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: ADMIN_RATE_LIMITED */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3690,7 +4086,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;
@@ -3712,7 +4108,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                                code: "INVALID_REQUEST" | "ADMIN_UNAUTHORIZED" | "ADMIN_RATE_LIMITED" | "ORGANIZATION_NOT_FOUND" | "KEY_NOT_FOUND" | "LOCATION_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "KEY_REVOKED" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "USER_NOT_FOUND" | "NOT_A_MEMBER" | "ITEMS_REJECTED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                                 /** @description What was wrong and how to fix it. */
                                 message: string;
                                 status: number;

@@ -5,10 +5,11 @@ import type { Services } from '../context.js';
 import { codedErrorHeaders, envelopeAnswers } from '../http/envelope-answers.js';
 import { createHost, type ErrorTable } from '../http/host.js';
 import { logUnavailable } from '../http/unavailable.js';
+import { AuthFailureThrottle } from '../keys/auth-failures.js';
 import { OperationError } from '../operations/errors.js';
 import { StoreConflictError, StoreUnavailableError } from '../store/types.js';
 import { VERSION } from '../version.js';
-import { adminTokenCheck } from './auth.js';
+import { adminGate } from './auth.js';
 import { problemError } from './context.js';
 import { ADMIN_WWW_AUTHENTICATE, AdminError, adminErrorBody } from './errors.js';
 import itemRoutes from './routes/items.js';
@@ -154,7 +155,11 @@ export async function createAdminApp(
   token: string,
   options: AdminAppOptions,
 ): Promise<FastifyInstance> {
-  const checkToken = adminTokenCheck(token);
+  const limit = services.config.authFailureLimit;
+  const gate = adminGate(
+    token,
+    limit === null ? null : new AuthFailureThrottle(limit.max, limit.windowSeconds),
+  );
   const tracing = services.tracing;
   const app = await createHost<AdminError>({
     logger: options.logger,
@@ -162,20 +167,15 @@ export async function createAdminApp(
     trustProxy: services.config.trustProxy,
     maxParamLength: 200,
     headers: { requestIds: true, always: SECURITY_HEADERS },
+    // The token pasted into x-request-id is replaced, never echoed nor logged.
+    secrets: [token],
     representation: envelopeAnswers(
       (error, requestId) => adminErrorBody(error, requestId, services.publicDocsUrl),
       (error) => codedErrorHeaders(error, ADMIN_WWW_AUTHENTICATE),
     ),
     errors: adminErrors(services),
     // The token first, for every request: without it nothing is told, not even what exists.
-    refuse: (headers) => {
-      try {
-        checkToken(headers.authorization);
-        return undefined;
-      } catch (refused) {
-        return refused as AdminError;
-      }
-    },
+    refuse: (headers, clientAddress) => gate(headers.authorization, clientAddress),
   });
 
   // JSON bodies only: text/plain (which Fastify parses by default) is refused with 415.

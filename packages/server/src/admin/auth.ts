@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AuthFailureThrottle } from '../keys/auth-failures.js';
 import { AdminError } from './errors.js';
 
 /** `Bearer <token>`: the scheme in any case, one or more spaces, a token without spaces. */
@@ -35,6 +36,41 @@ export function adminTokenCheck(token: string): (authorization: string | undefin
         'ADMIN_UNAUTHORIZED',
         'The admin token is not valid: send the ADMIN_TOKEN this server was started with.',
       );
+    }
+  };
+}
+
+/**
+ * The admin token check of every request, throttled per client address like invalid API keys
+ * (AUTH_FAILURE_LIMIT, the same rule and setting, counted apart): an address that sent the
+ * wrong token, or a malformed Authorization header, `max` times in the current window is
+ * refused every request until the window ends, before its token is looked at, so that
+ * guessing cannot go on however right a guess is. No header at all is not a guess and is
+ * not counted. `throttle` null: no throttle (AUTH_FAILURE_LIMIT=none).
+ */
+export function adminGate(
+  token: string,
+  throttle: AuthFailureThrottle | null,
+): (authorization: string | undefined, clientAddress: () => string) => AdminError | undefined {
+  const check = adminTokenCheck(token);
+  return (authorization, clientAddress) => {
+    const sent = authorization !== undefined && authorization !== '';
+    if (sent && throttle !== null && !throttle.idle) {
+      const retryAfter = throttle.retryAfter(clientAddress());
+      if (retryAfter > 0) {
+        return new AdminError(
+          'ADMIN_RATE_LIMITED',
+          `Too many requests with a wrong admin token came from this address (${throttle.max} per ${throttle.windowSeconds} s): every request from it is refused for the next ${retryAfter} s. Check the ADMIN_TOKEN your client sends, then retry after Retry-After.`,
+          { headers: { 'retry-after': String(retryAfter) } },
+        );
+      }
+    }
+    try {
+      check(authorization);
+      return undefined;
+    } catch (refused) {
+      if (sent) throttle?.fail(clientAddress());
+      return refused as AdminError;
     }
   };
 }

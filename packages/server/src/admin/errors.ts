@@ -9,6 +9,8 @@ export const ADMIN_ERROR_STATUS = {
   INVALID_REQUEST: 400,
   /** No `Authorization: Bearer <ADMIN_TOKEN>`, a malformed one, or the wrong token. */
   ADMIN_UNAUTHORIZED: 401,
+  /** Too many wrong tokens from this client address (AUTH_FAILURE_LIMIT); `Retry-After`. */
+  ADMIN_RATE_LIMITED: 429,
   ORGANIZATION_NOT_FOUND: 404,
   KEY_NOT_FOUND: 404,
   /** The organization has no location with that code. */

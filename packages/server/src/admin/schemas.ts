@@ -376,10 +376,16 @@ export const AdminErrorResponse = Type.Object({
   }),
 });
 
-/** Error responses of a route for OpenAPI, by status; every route can answer these three. */
+/** Error responses of a route for OpenAPI, by status; every route can answer these four. */
 export function adminErrors(codes: AdminErrorCode[]): Record<number, TSchema> {
   const byStatus = new Map<number, AdminErrorCode[]>();
-  for (const code of ['ADMIN_UNAUTHORIZED', ...codes, 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']) {
+  for (const code of [
+    'ADMIN_UNAUTHORIZED',
+    'ADMIN_RATE_LIMITED',
+    ...codes,
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+  ]) {
     const status = ADMIN_ERROR_STATUS[code as AdminErrorCode];
     const list = byStatus.get(status) ?? [];
     if (!list.includes(code as AdminErrorCode)) list.push(code as AdminErrorCode);

@@ -89,7 +89,7 @@ describe('the admin API and query parameters it does not know', () => {
       const path = url.replace(/:([A-Za-z]+)/g, (_m, name: string) => values[name] ?? 'x');
       for (const method of methods.filter((one) => one !== 'HEAD')) {
         const route = `${method} ${url}`;
-        const body = bodyOf(method, url, item?._id ?? '');
+        const body = bodyOf(method, url, item?.id ?? '');
         // dryRun where the route has no dry run, and a name no route takes.
         const unknown = [
           ...((documented.get(route) ?? []).includes('dryRun') ? [] : ['dryRun']),

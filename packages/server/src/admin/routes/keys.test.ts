@@ -470,7 +470,7 @@ describe('key views on the admin API', () => {
     const patch = doc.paths['/admin/v1/organizations/{org}/keys/{keyId}'].patch;
     expect(patch.summary).toBe('Update a key’s view');
     expect(Object.keys(patch.responses).sort()).toEqual(
-      ['200', '400', '401', '404', '409', '415', '500', '503'].sort(),
+      ['200', '400', '401', '404', '409', '415', '429', '500', '503'].sort(),
     );
     const body = JSON.stringify(patch.requestBody);
     expect(body).toContain('quantityCap');
