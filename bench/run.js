@@ -665,6 +665,22 @@ function defineCases({ ids, cursors }, keys, manifest) {
       note: `vs search rare "${t.rare}" without a view`,
     },
     {
+      // Issue 41: a search under a view costs the same whether its text is in a hidden field or
+      // nowhere (every description holds "packs of"; none holds "packs ox").
+      name: 'view: search text of hidden descriptions',
+      paths: [search('packs of')],
+      key: keys.noDescription,
+      check: (body) => body.count === 0,
+      note: 'description hidden; vs the next case',
+    },
+    {
+      name: 'view: search absent text',
+      paths: [search('packs ox')],
+      key: keys.noDescription,
+      check: (body) => body.count === 0,
+      note: 'description hidden',
+    },
+    {
       name: 'view: custom field list limit=100',
       paths: [`${items}?limit=100`],
       key: keys.warehouse,
@@ -1068,6 +1084,13 @@ async function benchConfig(config, database, manifest) {
       'bench warehouse view',
       '--where',
       'customFields.warehouse=MAD-3',
+    ),
+    noDescription: await key(
+      'big',
+      '--name',
+      'bench no description',
+      '--hide-fields',
+      'description',
     ),
   };
   const server = await startServer(config, database);

@@ -329,6 +329,7 @@ export function searchItems(
       {
         fields,
         cap: limits.ftsCandidateCap,
+        common: stats.common,
       },
     );
   }
@@ -465,16 +466,23 @@ function searchVisibleFields(
   organizationSeq: number,
   needle: string,
   query: ItemQuery,
-  { fields, cap }: { fields: readonly SearchField[]; cap: number },
+  {
+    fields,
+    cap,
+    common: known,
+  }: { fields: readonly SearchField[]; cap: number; common: CommonNeedles },
 ): SearchPlan {
   const [lo, hi] = organizationRange(organizationSeq);
   const phrase = phraseOf([...needle].slice(0, MAX_PHRASE_CHARS).join(''));
   const indexes = fields.map(searchFieldTable);
   const candidates = new Set<number>();
-  let common = false;
-  for (const index of indexes) {
+  // As in searchItems, a phrase found common in a field's index skips the counting next time.
+  const now = Date.now();
+  let common = indexes.some((index) => known.has(organizationSeq, `${index}:${phrase}`, now));
+  for (const index of common ? [] : indexes) {
     const found = indexCandidates(db, extents, organizationSeq, phrase, cap, index);
     if (found === null) {
+      known.add(organizationSeq, `${index}:${phrase}`, now);
       common = true;
       break;
     }
