@@ -848,7 +848,17 @@ async function checkSyncWalk(
       const after = page[page.length - 1]?.seq as number;
       entries = [
         ...entries.slice(0, query.limit),
-        ...(refusal ? [] : await syncModel(world, key, query, start, after)),
+        // Under a view changed since the walk began, every item outside it is named: the
+        // client's copy was made under the other one.
+        ...(refusal
+          ? []
+          : await syncModel(
+              world,
+              key,
+              query,
+              (key.record.viewUpdatedAt ?? 0) === walkVersion ? start : { ...start, point: null },
+              after,
+            )),
       ];
     }
   }

@@ -53,6 +53,7 @@ describe('updatedSince values', () => {
       afterSeq: ms * 1000 + 999,
       at: ms,
       viewVersion: null,
+      seenAfter: ms * 1000 + 999,
       signed: null,
     });
   });
@@ -92,6 +93,28 @@ describe('updatedSince values', () => {
     ]) {
       expect(parseSince(bad), bad).toBeNull();
     }
+  });
+
+  it('carries where the copy stands from the middle of a walk', () => {
+    const signer = syncSigner(newSyncSecret());
+    // The end of a walk: the copy stands at the token's own position.
+    expect(parseSince(encodeSince(signer, 500, 1, 0))).toMatchObject({
+      afterSeq: 500,
+      seenAfter: 500,
+    });
+    // The middle of a walk: where it began, or unknown when it started over.
+    expect(parseSince(encodeSince(signer, 500, 1, 0, 200))).toMatchObject({
+      afterSeq: 500,
+      seenAfter: 200,
+    });
+    expect(parseSince(encodeSince(signer, 500, 1, 0, null))).toMatchObject({
+      afterSeq: 500,
+      seenAfter: null,
+    });
+    // An instant stands for its own position.
+    expect(parseSince('2026-11-24')?.seenAfter).toBe(seqAfterInstant(Date.UTC(2026, 10, 24)));
+    // Never after the position itself.
+    expect(parseSince(encodeSince(signer, 500, 1, 0, 501))).toBeNull();
   });
 
   it('tells a token another key signed, or one edited and signed again, from its own', () => {

@@ -27,6 +27,14 @@ export interface SincePoint {
    * an instant, which is compared with the view's change by time.
    */
   viewVersion: number | null;
+  /**
+   * Where the reader's copy is known to stand for the items changed after `afterSeq`: the
+   * position of an instant or of a token that ended a walk; for a token from the middle of a
+   * walk, where that walk began (items changed after the token's position were last copied
+   * then); null for the middle of a walk that started over under a new view (the copy may
+   * hold anything the old view showed). Deletions are judged from it (ChangeQuery.seenAfterSeq).
+   */
+  seenAfter: number | null;
   /** A token's text and signature, checked against the installation's key; null for an instant. */
   signed: { text: string; signature: string } | null;
 }
@@ -83,28 +91,44 @@ export function encodeSince(
   seq: number,
   issuedAt: number,
   viewVersion: number,
+  seenAfter: number | null = seq,
 ): string {
+  // `p` only from the middle of a walk: a walk that reached the end leaves the copy exact.
+  const payload = {
+    v: 2,
+    s: seq,
+    t: issuedAt,
+    w: viewVersion,
+    ...(seenAfter === seq ? {} : { p: seenAfter }),
+  };
   // "s" keeps a token from ever starting with a digit, so it cannot be read as an instant.
-  const text = `s${Buffer.from(JSON.stringify({ v: 2, s: seq, t: issuedAt, w: viewVersion })).toString('base64url')}`;
+  const text = `s${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
   return `${text}${signer.sign(text)}`;
 }
 
-function decodeSince(
-  token: string,
-): { seq: number; issuedAt: number; viewVersion: number; text: string; signature: string } | null {
+function decodeSince(token: string): {
+  seq: number;
+  issuedAt: number;
+  viewVersion: number;
+  seenAfter: number | null;
+  text: string;
+  signature: string;
+} | null {
   if (!looksLikeToken(token)) return null;
   const text = token.slice(0, -SIGNATURE_CHARS);
   try {
     const parsed = JSON.parse(Buffer.from(text.slice(1), 'base64url').toString('utf8')) as unknown;
     if (typeof parsed !== 'object' || parsed === null) return null;
-    const { v, s, t, w } = parsed as Record<string, unknown>;
+    const { v, s, t, w, p } = parsed as Record<string, unknown>;
     const valid = (n: unknown): n is number =>
       typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
     if (v !== 2 || !valid(s) || !valid(t) || !valid(w)) return null;
+    if (p !== undefined && p !== null && !(valid(p) && p <= s)) return null;
     return {
       seq: s,
       issuedAt: t,
       viewVersion: w,
+      seenAfter: p === undefined ? s : p,
       text,
       signature: token.slice(-SIGNATURE_CHARS),
     };
@@ -140,6 +164,7 @@ export function parseSince(value: string): SincePoint | null {
       afterSeq: seqAfterInstant(Math.max(0, ms)),
       at: ms,
       viewVersion: null,
+      seenAfter: seqAfterInstant(Math.max(0, ms)),
       signed: null,
     };
   }
@@ -150,6 +175,7 @@ export function parseSince(value: string): SincePoint | null {
     afterSeq: token.seq,
     at: token.issuedAt,
     viewVersion: token.viewVersion,
+    seenAfter: token.seenAfter,
     signed: { text: token.text, signature: token.signature },
   };
 }

@@ -224,6 +224,14 @@ describe.skipIf(skip)('db copy to PostgreSQL', () => {
       expect(copied.more).toBe(false);
       expect(copied.throughSeq).toBeGreaterThan(0);
     }
+    // The before-images start where the source's did.
+    const meta = "SELECT value FROM stockroom_meta WHERE key = 'before_images_from'";
+    const sourceMeta = new Database(sandbox.dbPath, { readonly: true });
+    try {
+      expect(await target.query(meta)).toEqual([sourceMeta.prepare(meta).get()]);
+    } finally {
+      sourceMeta.close();
+    }
     // The target signs with the source's key, whatever key it would have made itself.
     expect(await target.installationSecret('sync_tokens', 'another')).toBe(
       await source.installationSecret('sync_tokens', 'unused'),

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineAvailability, SQLITE_THREADS_ENGINE } from '../testing/engines.js';
 import { stockText } from './items/stock.js';
+import { PostgresStore } from './postgres/postgres-store.js';
+import Database from './sqlite/driver.js';
 import type { ChangeQuery, ItemScope, Store } from './types.js';
 
 /**
@@ -18,15 +20,45 @@ for (const { engine, skip } of LEGS) {
   describe.skipIf(skip !== null)(`Change before-images on ${engine.label ?? engine.name}`, () => {
     let cleanup: () => Promise<void>;
     let store: Store;
+    let url: string;
     let slug = 0;
 
     beforeAll(async () => {
       const handle = await engine.open();
       cleanup = handle.cleanup;
       store = handle.store;
+      url = handle.url;
       await store.migrate();
     }, 60_000);
     afterAll(() => cleanup?.());
+
+    /** Runs SQL on the store's database itself (what no Store method does). */
+    async function sql(
+      text: string,
+      params: unknown[] = [],
+    ): Promise<Array<Record<string, unknown>>> {
+      if (store instanceof PostgresStore) return store.query(text, params);
+      const db = new Database(url);
+      try {
+        const statement = db.prepare(text.replace(/\$\d+/g, '?'));
+        if (statement.reader) return statement.all(...params) as Array<Record<string, unknown>>;
+        statement.run(...params);
+        return [];
+      } finally {
+        db.close();
+      }
+    }
+
+    async function setBeforeImagesFrom(seq: number): Promise<void> {
+      await sql("UPDATE stockroom_meta SET value = $1 WHERE key = 'before_images_from'", [
+        String(seq),
+      ]);
+    }
+
+    async function countRecords(): Promise<number> {
+      const [row] = await sql('SELECT count(*) AS n FROM item_changes');
+      return Number(row?.n);
+    }
 
     async function organization(): Promise<string> {
       slug++;
@@ -183,20 +215,40 @@ for (const { engine, skip } of LEGS) {
       expect(both).toEqual({ deleted: ['WEB-OUT', 'WH-OUT'], items: [] });
     });
 
-    it('names an item whose before-images are gone, as it did before them', async () => {
+    it('names every item that left when the sync point is older than the before-images', async () => {
       const org = await organization();
       await store.writeItems(org, [{ sku: 'NEVER', name: 'never seen', status: 'Draft' }]);
       const ids = await skuIds(org);
       const start = await position(org);
       await store.writeItems(org, [{ sku: 'NEVER', status: 'Inactive' }]);
-      await store.writeItems(org, [{ sku: 'NEVER', name: 'renamed' }]);
+      // A change of a field no view filters on keeps no before-image: the item looked the same.
+      await store.writeItems(org, [{ sku: 'NEVER', name: 'renamed', quantity: 4 }]);
       const scope: ItemScope = { statuses: ['Active'] };
       const query = { afterSeq: start, scope, seenAfterSeq: start };
       expect((await deletedSkus(org, ids, query, 100)).deleted).toEqual([]);
-      // Purged with the tombstones (as if older than the retention period): what the key saw
-      // at the point is unknown, so the item is named.
-      await store.purgeTombstones(Date.now() + 86_400_000);
-      expect((await deletedSkus(org, ids, query, 100)).deleted).toEqual(['NEVER']);
+      // As if the point were from before migration 11: what the key saw there is unknown.
+      await setBeforeImagesFrom(start + 1);
+      try {
+        expect((await deletedSkus(org, ids, query, 100)).deleted).toEqual(['NEVER']);
+      } finally {
+        await setBeforeImagesFrom(0);
+      }
+      expect((await deletedSkus(org, ids, query, 100)).deleted).toEqual([]);
+    });
+
+    it('keeps a before-image only of changes a view can tell apart', async () => {
+      const org = await organization();
+      await store.writeItems(org, [
+        { sku: 'Q', name: 'quantity only', status: 'Active', customFields: '{"a":"1"}' },
+      ]);
+      const before = await countRecords();
+      await store.writeItems(org, [{ sku: 'Q', quantity: 9, name: 'renamed', description: 'x' }]);
+      expect(await countRecords()).toBe(before);
+      await store.writeItems(org, [{ sku: 'Q', customFields: '{"a":"2"}' }]);
+      await store.writeItems(org, [{ sku: 'Q', status: 'Draft' }]);
+      await store.writeItems(org, [{ sku: 'Q', stock: stockText({ WH: 1 }) }]);
+      await store.deleteItem(org, { sku: 'Q' });
+      expect(await countRecords()).toBe(before + 4);
     });
   });
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseView } from '../../domain/view.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
 import { expectApiError } from '../../testing/security-suite.js';
 import { encodeSince, parseSince } from '../sync.js';
@@ -264,5 +265,46 @@ describe('incremental sync: updatedSince, nextSince, includeDeleted', () => {
     }
     // The real one still works.
     expect((await get(`?updatedSince=${old}&includeDeleted=true`)).status).toBe(200);
+  });
+
+  it('from the middle of a walk, a view key is still told of an item it held that left', async () => {
+    const other = await server.createOrganization();
+    await server.createItems(other.id, [
+      { name: 'Held', sku: 'HELD', status: 'Active' },
+      { name: 'Filler one', sku: 'F-1', status: 'Active' },
+      { name: 'Filler two', sku: 'F-2', status: 'Active' },
+    ]);
+    const viewKey = (
+      await server.createKey({
+        organizationId: other.id,
+        rateLimit: null,
+        view: parseView({ where: ['status=Active'] }),
+      })
+    ).key;
+    const read = async (query: string) => {
+      const response = await server.request(`${ITEMS}${query}`, { key: viewKey });
+      expect(response.status, response.text).toBe(200);
+      return response.body as SyncPage;
+    };
+    // The copy holds HELD (Active) at this point.
+    const point = (await read('?updatedSince=2026-01-01&limit=1000')).nextSince;
+    expect((await read(`?updatedSince=${point}&includeDeleted=true`)).data).toEqual([]);
+    // HELD leaves the view, F-1 changes, HELD changes again outside it, F-2 changes.
+    await server.createItems(other.id, [{ sku: 'HELD', status: 'Draft' }]);
+    await server.createItems(other.id, [{ sku: 'F-1', quantity: 1 }]);
+    await server.createItems(other.id, [{ sku: 'HELD', status: 'Inactive' }]);
+    await server.createItems(other.id, [{ sku: 'F-2', quantity: 1 }]);
+    const held = (await server.store.listItems(other.id, { limit: 1, sku: 'HELD' }))[0]?.id;
+    // A walk of one page, stopped: its nextSince resumes after F-1's change.
+    const first = await read(`?updatedSince=${point}&includeDeleted=true&limit=1`);
+    expect(first.data.map((item) => item.sku)).toEqual(['F-1']);
+    expect(first.nextCursor).not.toBeNull();
+    // HELD was in the copy: the rest of the walk names it, though it was out of the view
+    // (Draft) at the position the resumed sync starts from.
+    const rest = await read(`?updatedSince=${first.nextSince}&includeDeleted=true`);
+    expect(rest.data.map((item) => item.sku)).toEqual(['F-2']);
+    expect(rest.deleted?.map((entry) => entry._id)).toEqual([held]);
+    // Once a walk reaches its end the copy is exact: nothing more is named.
+    expect((await read(`?updatedSince=${rest.nextSince}&includeDeleted=true`)).deleted).toEqual([]);
   });
 });

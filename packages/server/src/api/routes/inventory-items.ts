@@ -441,11 +441,14 @@ async function buildSyncPage(
   const viewVersion = view?.since ?? 0;
   const walkVersion = cursor === null ? viewVersion : (cursor.viewVersion ?? 0);
   const over = cursor === null && view !== null && startsOver(since, viewVersion);
-  // A walk from the client's own point under the same view names only the items the key
-  // could have seen since that point; one that started over names every item outside the
-  // view (the client's copy was made under another view).
-  const seenAfterSeq =
-    view !== null && !startsOver(since, walkVersion) ? { seenAfterSeq: since.afterSeq } : {};
+  // A walk under the view the client's copy was made with names only the items the key could
+  // have seen since the copy's point; one that started over, or whose view changed since it
+  // began, names every item outside the view (the copy may hold what another view showed).
+  const seenAfter =
+    view !== null && !startsOver(since, walkVersion) && walkVersion === viewVersion
+      ? since.seenAfter
+      : null;
+  const seenAfterSeq = seenAfter === null ? {} : { seenAfterSeq: seenAfter };
   const page = await services.store.listChanges(organizationId, {
     afterSeq: cursor?.afterSeq ?? (over ? 0 : since.afterSeq),
     limit,
@@ -462,7 +465,7 @@ async function buildSyncPage(
   // A caught-up page covers every change until now; a full one only up to its last change, so
   // its token is dated by that change: a deletion it still has to report may be that old.
   const coveredUntil = page.more ? Math.min(now, Math.floor(page.throughSeq / 1000)) : now;
-  let text = `${envelopeEnd(organizationId, count, next)},"nextSince":"${encodeSince(signer, page.throughSeq, coveredUntil, walkVersion)}"`;
+  let text = `${envelopeEnd(organizationId, count, next)},"nextSince":"${encodeSince(signer, page.throughSeq, coveredUntil, walkVersion, page.more ? seenAfter : page.throughSeq)}"`;
   if (includeDeleted) {
     const deleted = page.deleted.map(
       (tombstone) => `{"_id":"${tombstone.id}","deletedAt":"${isoTime(tombstone.deletedAt)}"}`,

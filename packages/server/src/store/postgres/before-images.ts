@@ -5,32 +5,32 @@ import { scopeConditions } from './item-scope.js';
  * Whether a key could have seen an item at some point after the position `seenAfterSeq`, from
  * the before-images of its changes (item_changes, migration 11), as an SQL condition on
  * PostgreSQL; its values are pushed onto `params`. `ref` names the columns of the row being
- * judged: its organization, its item id, its latest change (an item's change_seq, a
- * tombstone's seq) and, for an item, the number of its creation.
+ * judged (an item outside the scope now, or a tombstone): its organization, its item id, and
+ * for a tombstone its number.
  *
- * The states of the item after the position are the before-images of its changes after it:
- * the first one's is its state at the position, each next one's the state the previous change
- * left. When those records do not reach back to the position without a gap (changes made
- * before migration 11, or records purged), the condition holds: what the key saw is unknown,
- * so the item is named, as it was before before-images. A change whose previous change is the
- * item's creation ends the chain too: before the creation there was nothing to see.
+ * Each change that altered what a view filters on left a record of the item as it was before:
+ * the first record after the position holds the item as it was at the position, each next one
+ * the item as the previous one left it, and the item now is outside the scope (or deleted:
+ * its deletion's record holds it as it was last). An item with no record after the position
+ * looked then as it does now. Before stockroom_meta.before_images_from, or for a deletion
+ * without its record (a previous release's), what the key saw is unknown: the item is named,
+ * as before before-images.
  */
 export function seenSinceCondition(
   scope: ItemScope,
   seenAfterSeq: number,
-  ref: { organization: string; item: string; latest: string; created: string | null },
+  ref: { organization: string; item: string; tombstone: string | null },
   params: unknown[],
 ): string {
-  const { organization, item, latest, created } = ref;
+  const { organization, item, tombstone } = ref;
   params.push(seenAfterSeq);
   const after = `$${params.length}::bigint`;
   const image = ['true', ...beforeImageConditions(scope, 'c', params)].join(' AND ');
   const records = `FROM item_changes c WHERE c.organization_id = ${organization} AND c.item_id = ${item}`;
-  return `(NOT (${created === null ? '' : `${latest} IS NOT DISTINCT FROM ${created} OR `}EXISTS (SELECT 1 ${records} AND c.seq = ${latest}))
-    OR EXISTS (SELECT 1 ${records} AND c.seq > ${after} AND (
-      (c.prev_seq > ${after} AND c.prev_seq IS DISTINCT FROM c.created_seq AND NOT EXISTS (SELECT 1 FROM item_changes p
-        WHERE p.organization_id = c.organization_id AND p.item_id = c.item_id AND p.seq = c.prev_seq))
-      OR (${image}) IS TRUE)))`;
+  const unrecorded =
+    tombstone === null ? '' : ` OR NOT EXISTS (SELECT 1 ${records} AND c.seq = ${tombstone})`;
+  return `(${after} < COALESCE((SELECT value::bigint FROM stockroom_meta WHERE key = 'before_images_from'), 9223372036854775807)${unrecorded}
+    OR EXISTS (SELECT 1 ${records} AND c.seq > ${after} AND (${image}) IS TRUE))`;
 }
 
 /** The key's scope tested on a before-image under `alias` (status, custom_fields, stock). */

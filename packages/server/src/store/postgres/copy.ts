@@ -477,6 +477,22 @@ const TABLES: Table[] = [
   },
 ];
 
+/**
+ * Where the source's before-images begin (migration 11): the target holds them now, so its
+ * syncs judge deletions from the same position as the source's did.
+ */
+async function copyBeforeImagesFrom(target: PostgresStore, source: SqliteDatabase): Promise<void> {
+  const row = source
+    .prepare("SELECT value FROM stockroom_meta WHERE key = 'before_images_from'")
+    .get() as { value: string } | undefined;
+  if (!row) return;
+  await target.query(
+    `INSERT INTO stockroom_meta (key, value) VALUES ('before_images_from', $1)
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    [row.value],
+  );
+}
+
 /** The embedded database's identity (migration 3 of the SQLite engine). */
 function sourceId(source: SqliteDatabase): string {
   const row = source.prepare("SELECT value FROM stockroom_meta WHERE key = 'database_id'").get() as
@@ -641,6 +657,7 @@ export async function copySqliteToPostgres(
         }
         counts[table.label] = total;
       }
+      await copyBeforeImagesFrom(target, source);
     } finally {
       source.exec('COMMIT');
     }

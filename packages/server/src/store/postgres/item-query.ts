@@ -346,12 +346,7 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
     scopeWhere = ` AND (${inScopeExpression} IS TRUE OR ${seenSinceCondition(
       query.scope,
       query.seenAfterSeq,
-      {
-        organization: 'items.organization_id',
-        item: 'items.id',
-        latest: 'items.change_seq',
-        created: 'items.created_seq',
-      },
+      { organization: 'items.organization_id', item: 'items.id', tombstone: null },
       params,
     )})`;
     seenTombstone = ` AND ${seenSinceCondition(
@@ -360,8 +355,7 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
       {
         organization: 'item_tombstones.organization_id',
         item: 'item_tombstones.item_id',
-        latest: 'item_tombstones.seq',
-        created: null,
+        tombstone: 'item_tombstones.seq',
       },
       params,
     )}`;

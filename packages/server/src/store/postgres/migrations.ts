@@ -434,15 +434,18 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
     `,
   },
   {
-    // Issue 41. Before-images of the change feed: each change of an item keeps the values the
-    // item had just before it of what a key view can filter on (status, custom_fields, stock),
-    // with the number of the item's previous change (prev_seq) and of its creation, so a sync
-    // names an item that left a key's view only if the key could see it since the sync point
-    // (store/changes.ts). Updates record themselves by a statement trigger, set-based over the
-    // statement's transition tables (so a previous release running on this schema records its
-    // changes too); a deletion records its own with its tombstone's number. A creation needs
-    // no record: before it there was nothing to see. No foreign key: a previous release deletes
-    // organizations without knowing this table (its rows are purged by age, like tombstones).
+    // Issue 41. Before-images of the change feed: each change of an item that alters what a key
+    // view can filter on (status, custom_fields, stock) keeps the values the item had just
+    // before it, with the number of the item's previous change (prev_seq) and of its creation,
+    // so a sync names an item that left a key's view only if the key could see it since the
+    // sync point (store/changes.ts). Updates record themselves by a statement trigger, set-based
+    // over the statement's transition tables (so a previous release running on this schema
+    // records its changes too); a deletion records its own with its tombstone's number. A
+    // creation needs no record (before it there was nothing to see), nor does a change of
+    // other fields (a quantity: the item looked the same to every view). The records are
+    // complete after the position stockroom_meta.before_images_from, the largest change number
+    // taken before them. No foreign key: a previous release deletes organizations without
+    // knowing this table (its rows are purged by age, like tombstones).
     //
     // installation_secrets: secrets of the installation shared by every process, such as the
     // key that signs sync tokens (api/sync-signing.ts), made at first need.
@@ -469,7 +472,8 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
         SELECT n.organization_id, n.id, n.change_seq, o.change_seq, n.created_seq,
           n.updated_at, o.status, o.custom_fields, o.stock
         FROM new_items n JOIN old_items o ON o.organization_id = n.organization_id AND o.id = n.id
-        WHERE n.change_seq <> o.change_seq
+        WHERE n.change_seq <> o.change_seq AND (n.status, n.custom_fields::text, n.stock)
+          IS DISTINCT FROM (o.status, o.custom_fields::text, o.stock)
         ON CONFLICT DO NOTHING;
         RETURN NULL;
       END
@@ -477,6 +481,8 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
       CREATE TRIGGER items_change_before_image AFTER UPDATE ON items
         REFERENCING OLD TABLE AS old_items NEW TABLE AS new_items
         FOR EACH STATEMENT EXECUTE FUNCTION stockroom_item_before_images();
+      INSERT INTO stockroom_meta (key, value)
+        SELECT 'before_images_from', COALESCE(max(change_seq), 0)::text FROM organizations;
       CREATE TABLE installation_secrets (
         name text COLLATE "C" PRIMARY KEY,
         value text NOT NULL,

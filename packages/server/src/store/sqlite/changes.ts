@@ -71,8 +71,7 @@ export abstract class SqliteChangeFeed extends SqliteInstallation implements Cha
         const seenTombstone = seen({
           organization: 'item_tombstones.organization_id',
           item: 'item_tombstones.item_id',
-          latest: 'item_tombstones.seq',
-          created: null,
+          tombstone: 'item_tombstones.seq',
         });
         // Tombstones first (at most limit + 1), so the items can be read as an iterator and
         // merged with them in one pass. The iterator must be closed before the transaction
@@ -96,8 +95,7 @@ export abstract class SqliteChangeFeed extends SqliteInstallation implements Cha
         const seenItem = seen({
           organization: 'items.organization_id',
           item: 'items.id',
-          latest: 'items.change_seq',
-          created: 'items.created_seq',
+          tombstone: null,
         });
         // Items one row at a time, each handed on before the next is read (see onItem).
         const rows = this.rawStmt(

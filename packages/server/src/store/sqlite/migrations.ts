@@ -415,15 +415,18 @@ export const SQLITE_MIGRATIONS: Migration[] = [
     `,
   },
   {
-    // Issue 41. Before-images of the change feed: each change of an item keeps the values the
-    // item had just before it of what a key view can filter on (status, custom_fields, stock),
-    // with the number of the item's previous change (prev_seq) and of its creation, so a sync
-    // names an item that left a key's view only if the key could see it since the sync point
-    // (store/changes.ts). Updates record themselves by trigger (so a previous release running on
-    // this schema records its changes too); a deletion records its own with its tombstone's
-    // number. A creation needs no record: before it there was nothing to see. No foreign key: a
-    // previous release deletes organizations without knowing this table (its rows are purged
-    // by age, like tombstones).
+    // Issue 41. Before-images of the change feed: each change of an item that alters what a key
+    // view can filter on (status, custom_fields, stock) keeps the values the item had just
+    // before it, with the number of the item's previous change (prev_seq) and of its creation,
+    // so a sync names an item that left a key's view only if the key could see it since the
+    // sync point (store/changes.ts). Updates record themselves by trigger (so a previous release
+    // running on this schema records its changes too); a deletion records its own with its
+    // tombstone's number. A creation needs no record (before it there was nothing to see), nor
+    // does a change of other fields (a quantity: the item looked the same to every view). The
+    // records are complete after the position stockroom_meta.before_images_from, the largest
+    // change number taken before them. A rowid table: records are appended in change order. No
+    // foreign key: a previous release deletes organizations without knowing this table (its
+    // rows are purged by age, like tombstones).
     //
     // installation_secrets: secrets of the installation shared by every process, such as the
     // key that signs sync tokens (api/sync-signing.ts), made at first need.
@@ -441,15 +444,18 @@ export const SQLITE_MIGRATIONS: Migration[] = [
         custom_fields TEXT,
         stock TEXT,
         PRIMARY KEY (organization_id, item_id, seq)
-      ) WITHOUT ROWID;
+      );
       CREATE INDEX item_changes_changed_at ON item_changes (changed_at);
       CREATE TRIGGER items_change_before_image AFTER UPDATE OF change_seq ON items
-        WHEN new.change_seq <> old.change_seq BEGIN
+        WHEN new.change_seq <> old.change_seq AND (new.status IS NOT old.status
+          OR new.custom_fields IS NOT old.custom_fields OR new.stock IS NOT old.stock) BEGIN
         INSERT OR IGNORE INTO item_changes (organization_id, item_id, seq, prev_seq, created_seq,
           changed_at, status, custom_fields, stock)
         VALUES (new.organization_id, new.id, new.change_seq, old.change_seq, new.created_seq,
           new.updated_at, old.status, old.custom_fields, old.stock);
       END;
+      INSERT INTO stockroom_meta (key, value)
+        SELECT 'before_images_from', CAST(COALESCE(MAX(change_seq), 0) AS TEXT) FROM organizations;
       CREATE TABLE installation_secrets (
         name TEXT PRIMARY KEY,
         value TEXT NOT NULL,
