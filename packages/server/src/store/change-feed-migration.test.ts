@@ -15,7 +15,14 @@ const LEGS = await engineAvailability('change feed migration');
 const VERSION = { sqlite: 7, postgres: 6 };
 /** What it created, undone, so the database is the one an older binary left. */
 const UNDO = {
-  sqlite: `DROP INDEX items_quantity_not_finite;
+  sqlite: `DROP TRIGGER items_search_fields_delete;
+    DROP TRIGGER items_search_fields_update;
+    DROP TABLE items_search_name;
+    DROP TABLE items_search_description;
+    DROP TABLE items_search_sku;
+    DROP TABLE items_search_barcode;
+    DELETE FROM stockroom_meta WHERE key = 'before_images_from';
+    DROP INDEX items_quantity_not_finite;
     DROP TABLE installation_secrets;
     DROP TRIGGER items_change_before_image;
     DROP TABLE item_changes;
@@ -33,7 +40,9 @@ const UNDO = {
     DROP INDEX items_organization_barcode;
     ALTER TABLE items DROP COLUMN change_seq;
     ALTER TABLE organizations DROP COLUMN change_seq;`,
-  postgres: `DROP INDEX items_quantity_not_finite;
+  postgres: `DROP INDEX items_organization_search_fields;
+    DELETE FROM stockroom_meta WHERE key = 'before_images_from';
+    DROP INDEX items_quantity_not_finite;
     DROP TABLE installation_secrets;
     DROP TRIGGER items_change_before_image ON items;
     DROP FUNCTION stockroom_item_before_images;
@@ -141,6 +150,7 @@ for (const { engine, skip } of LEGS) {
         ...(engine.name === 'postgres' ? ['0010_stock_status'] : []),
         '0011_change_before_images',
         '0012_non_finite_quantities',
+        `0013_search_field_index${engine.name === 'sqlite' ? 'es' : ''}`,
       ]);
 
       for (const [org, items] of [

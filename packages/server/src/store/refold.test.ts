@@ -19,7 +19,16 @@ const REFOLD_VERSION = { sqlite: 5, postgres: 4 };
  * adds its undo here.
  */
 const UNDO_LATER = {
-  sqlite: `DROP TABLE installation_secrets;
+  sqlite: `DROP TRIGGER items_search_fields_delete;
+    DROP TRIGGER items_search_fields_update;
+    DROP TABLE items_search_name;
+    DROP TABLE items_search_description;
+    DROP TABLE items_search_sku;
+    DROP TABLE items_search_barcode;
+    DROP INDEX items_quantity_not_finite;
+    DROP INDEX item_stock_quantity_not_finite;
+    DELETE FROM stockroom_meta WHERE key = 'before_images_from';
+    DROP TABLE installation_secrets;
     DROP TRIGGER items_change_before_image;
     DROP TABLE item_changes;
     ALTER TABLE api_keys DROP COLUMN view;
@@ -40,7 +49,11 @@ const UNDO_LATER = {
     DROP INDEX api_keys_previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash;
     ALTER TABLE api_keys DROP COLUMN previous_hash_expires_at;`,
-  postgres: `DROP TABLE installation_secrets;
+  postgres: `DROP INDEX items_organization_search_fields;
+    DROP INDEX items_quantity_not_finite;
+    DROP INDEX item_stock_quantity_not_finite;
+    DELETE FROM stockroom_meta WHERE key = 'before_images_from';
+    DROP TABLE installation_secrets;
     DROP TRIGGER items_change_before_image ON items;
     DROP FUNCTION stockroom_item_before_images;
     DROP TABLE item_changes;
@@ -66,6 +79,8 @@ const LATER_MIGRATIONS = {
     '0009_locations',
     '0010_key_views',
     '0011_change_before_images',
+    '0012_non_finite_quantities',
+    '0013_search_field_indexes',
   ],
   postgres: [
     '0005_key_rotation_and_audit_log',
@@ -75,6 +90,8 @@ const LATER_MIGRATIONS = {
     '0009_key_views',
     '0010_stock_status',
     '0011_change_before_images',
+    '0012_non_finite_quantities',
+    '0013_search_field_index',
   ],
 };
 

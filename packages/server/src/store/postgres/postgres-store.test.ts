@@ -124,6 +124,8 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0009_key_views',
         '0010_stock_status',
         '0011_change_before_images',
+        '0012_non_finite_quantities',
+        '0013_search_field_index',
       ]);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
@@ -141,7 +143,10 @@ describe.skipIf(skip)('PostgresStore', () => {
       await setup.migrate();
       // The database as the binary before the change feed left it.
       await setup.query(
-        `DROP TABLE installation_secrets;
+        `DROP INDEX items_organization_search_fields;
+         DROP INDEX items_quantity_not_finite;
+         DELETE FROM stockroom_meta WHERE key = 'before_images_from';
+         DROP TABLE installation_secrets;
          DROP TRIGGER items_change_before_image ON items;
          DROP FUNCTION stockroom_item_before_images;
          DROP TABLE item_changes;
@@ -183,6 +188,8 @@ describe.skipIf(skip)('PostgresStore', () => {
         '0009_key_views',
         '0010_stock_status',
         '0011_change_before_images',
+        '0012_non_finite_quantities',
+        '0013_search_field_index',
       ]);
       // Requests keep their deadline.
       const release = await holdLocks(fresh.url, 'LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
@@ -222,9 +229,17 @@ describe.skipIf(skip)('PostgresStore', () => {
          DROP TRIGGER items_change_before_image ON items;
          DROP FUNCTION stockroom_item_before_images;
          DROP TABLE item_changes;
+         DROP INDEX items_quantity_not_finite;
+         DROP INDEX items_organization_search_fields;
+         DELETE FROM stockroom_meta WHERE key = 'before_images_from';
          DELETE FROM schema_migrations WHERE version >= 10`,
       );
-      expect(await other.migrate()).toEqual(['0010_stock_status', '0011_change_before_images']);
+      expect(await other.migrate()).toEqual([
+        '0010_stock_status',
+        '0011_change_before_images',
+        '0012_non_finite_quantities',
+        '0013_search_field_index',
+      ]);
       const rows = await other.query(
         `SELECT i.sku, s.status, s.quantity FROM item_stock s
          JOIN items i ON i.organization_id = s.organization_id AND i.id = s.item_id ORDER BY i.sku`,
@@ -251,7 +266,7 @@ describe.skipIf(skip)('PostgresStore', () => {
     );
     try {
       await expect(store.migrate()).rejects.toThrow(
-        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 11\)/,
+        /migrated by a newer version of Stockroom \(schema 9999, this binary knows up to 13\)/,
       );
     } finally {
       await store.query('DELETE FROM schema_migrations WHERE version = 9999');
