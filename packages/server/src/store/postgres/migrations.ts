@@ -505,7 +505,7 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
   },
   {
     // A trigram index of each searchable field's part of search_text (search-text.ts), one
-    // column per field, for keys whose view hides some of them (docs/architecture.md#keys):
+    // column per field, for keys whose view hides some of them (docs/architecture.md#key-views):
     // their search reads only the columns of the fields they may see (a multicolumn GIN index
     // keys each entry by its column), so text in a hidden field is never scanned and cannot
     // make a search slower (item-scope.ts, searchFieldsCondition). One index rather than four:

@@ -478,7 +478,7 @@ export const SQLITE_MIGRATIONS: Migration[] = [
   },
   {
     // One trigram index per searchable field, on its part of search_text (store/search.ts),
-    // for keys whose view hides some of them (docs/architecture.md#keys): their search reads
+    // for keys whose view hides some of them (docs/architecture.md#key-views): their search reads
     // only the indexes of the fields they may see, so text in a hidden field is never scanned
     // and cannot make a search slower (item-search.ts, searchVisibleFields). Contentless:
     // the folded parts live in search_text. Rows are added with items_search, from its queue
