@@ -482,7 +482,8 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
         REFERENCING OLD TABLE AS old_items NEW TABLE AS new_items
         FOR EACH STATEMENT EXECUTE FUNCTION stockroom_item_before_images();
       INSERT INTO stockroom_meta (key, value)
-        SELECT 'before_images_from', COALESCE(max(change_seq), 0)::text FROM organizations;
+        SELECT 'before_images_from', COALESCE(max(change_seq), 0)::text FROM organizations
+        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
       CREATE TABLE installation_secrets (
         name text COLLATE "C" PRIMARY KEY,
         value text NOT NULL,

@@ -454,7 +454,7 @@ export const SQLITE_MIGRATIONS: Migration[] = [
         VALUES (new.organization_id, new.id, new.change_seq, old.change_seq, new.created_seq,
           new.updated_at, old.status, old.custom_fields, old.stock);
       END;
-      INSERT INTO stockroom_meta (key, value)
+      INSERT OR REPLACE INTO stockroom_meta (key, value)
         SELECT 'before_images_from', CAST(COALESCE(MAX(change_seq), 0) AS TEXT) FROM organizations;
       CREATE TABLE installation_secrets (
         name TEXT PRIMARY KEY,
