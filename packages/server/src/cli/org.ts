@@ -180,7 +180,7 @@ export function registerOrg(program: Command): void {
     org
       .command('delete')
       .description(
-        'delete an organization with its items, API keys and memberships, in one transaction (its users and its audit log stay); asks first on a terminal',
+        'delete an organization with its items, API keys and memberships (its users and its audit log stay); asks first on a terminal',
       )
       .argument('<ORG>', 'organization id or slug'),
   )
@@ -190,7 +190,9 @@ export function registerOrg(program: Command): void {
       `
 On a terminal the command says what it would delete and asks [y/N]. When stdin is not a
 terminal, nothing is deleted without --yes (or --confirm): the command says what would be
-deleted and exits 2. Users stay (they may belong to other organizations), and so does the
+deleted and exits 2. On SQLite the items go first, in parts, so that servers' writes get in
+between; a delete cut short leaves fewer items, and running it again finishes. Users stay (they
+may belong to other organizations), and so does the
 organization's audit log (\`stockroom audit --org ID\`). Its keys stop working on every
 running server within one second.`,
     )

@@ -136,8 +136,10 @@ export async function previewOrganizationDeletion(
 }
 
 /**
- * Deletes an organization with its items, keys and memberships in one transaction (its users
- * and audit log stay). Throws ORGANIZATION_GONE when it was deleted since the caller found it.
+ * Deletes an organization with its items, keys and memberships (its users and audit log stay):
+ * on PostgreSQL in one transaction, on SQLite its items in parts first so that other writers
+ * get in between (Store.deleteOrganization). Throws ORGANIZATION_GONE when it was deleted since
+ * the caller found it.
  */
 export async function deleteOrganization(
   store: Store,

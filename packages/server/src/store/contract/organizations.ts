@@ -48,8 +48,10 @@ export interface OrganizationStore {
   isMember(organizationId: string, userId: string): Promise<boolean>;
   listMembers(organizationId: string): Promise<User[]>;
   /**
-   * Deletes an organization with its items, keys, memberships and webhooks, in one transaction (users,
-   * who may belong to other organizations, and the audit log stay). Null when it did not exist.
+   * Deletes an organization with its items, keys, memberships and webhooks (users, who may
+   * belong to other organizations, and the audit log stay). Null when it did not exist. An
+   * engine whose writers share one lock (SQLite) deletes the items in parts first and the
+   * organization last: a delete cut short leaves fewer items, and deleting again finishes.
    */
   deleteOrganization(id: string): Promise<OrganizationDeletion | null>;
 }

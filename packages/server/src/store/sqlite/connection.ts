@@ -10,6 +10,7 @@ import {
   visibleMatch,
 } from './item-scope.js';
 import type { SearchLimits } from './item-search.js';
+import { ChunkSizer, LOCK_POLL_MS, pauseForOtherWriters, sleepSync } from './lock-sharing.js';
 
 /**
  * SQLite's page cache of a server, in MiB. Bench, 1M-item database (`--only '^(item
@@ -39,9 +40,11 @@ export interface SqliteStoreOptions {
    * `reader`: a connection that only reads (a reader thread of sqlite-threads.ts): it refuses
    * every write (query_only), never indexes the search queue, and reads an organization's
    * number afresh each time (the writer thread may delete the organization, and a new one
-   * reuse its number). `writer` (the default): everything.
+   * reuse its number). `writer` (the default): everything. `charger`: the serving thread's
+   * connection for quota charges (threaded-store.ts): it writes, but never indexes the search
+   * queue and never checkpoints (either can take long, and it runs on the serving thread).
    */
-  role?: 'reader' | 'writer';
+  role?: 'reader' | 'writer' | 'charger';
 }
 
 /**
@@ -58,6 +61,8 @@ export abstract class SqliteConnection {
   protected readonly db: SqliteDatabase;
   private readonly statements = new Map<string, SqliteStatement>();
   protected readonly reader: boolean;
+  /** Whether this connection indexes the search queue (at start, at close, after bulk writes). */
+  protected readonly indexesQueue: boolean;
   private busyTimeoutMs: number;
 
   constructor(file: string, options: SqliteStoreOptions = {}) {
@@ -71,6 +76,7 @@ export abstract class SqliteConnection {
       );
     }
     this.reader = options.role === 'reader';
+    this.indexesQueue = (options.role ?? 'writer') === 'writer';
     this.busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     // A reader opens a file its writer has already put in WAL mode (the mode is kept in it).
@@ -84,7 +90,7 @@ export abstract class SqliteConnection {
     // Checkpoint every 64 MiB of WAL rather than 4 MiB: a bulk load rewrites the same index
     // pages batch after batch, and each checkpoint copies them and syncs. The file is cut back
     // to that size after a checkpoint.
-    this.db.pragma('wal_autocheckpoint = 16384');
+    this.db.pragma(`wal_autocheckpoint = ${options.role === 'charger' ? 0 : 16384}`);
     this.db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     // Statement journals in memory. Every row of a write is one INSERT or UPDATE whose trigger
     // (the search queue) makes SQLite keep a statement journal: a copy of each page the
@@ -134,6 +140,44 @@ export abstract class SqliteConnection {
   }
 
   /**
+   * Runs a small write (a quota charge, say) in a transaction whose write lock is taken by
+   * trying every LOCK_POLL_MS until `deadline` (epoch ms), not through busy_timeout, whose
+   * sleeps grow to 100 ms and miss the short pauses of a bulk write (lock-sharing.ts). Only for
+   * work whose transactions may nest (better-sqlite3 makes them savepoints) and that sets no
+   * pragma: `work` runs inside the transaction, which commits when it returns and rolls back
+   * when it throws.
+   */
+  async writeLocked<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+    if (!this.db.open) throw new StoreUnavailableError('the database connection is closed');
+    const timeout = this.busyTimeoutMs;
+    this.setBusyTimeout(0);
+    try {
+      for (;;) {
+        try {
+          this.db.exec('BEGIN IMMEDIATE');
+          break;
+        } catch (error) {
+          if (!isBusy(error)) throw error;
+          if (Date.now() >= deadline) {
+            throw new StoreUnavailableError('the database is busy; try again shortly');
+          }
+          sleepSync(LOCK_POLL_MS);
+        }
+      }
+    } finally {
+      this.setBusyTimeout(timeout);
+    }
+    try {
+      const result = await work();
+      if (this.db.inTransaction) this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /**
    * Indexes the rows queued in items_search_pending (see migration 2), in the caller's
    * transaction or its own. One statement for the whole queue: FTS5 builds an index far
    * faster in one large batch than row by row.
@@ -150,7 +194,8 @@ export abstract class SqliteConnection {
     })();
   }
 
-  private pendingCount(cap: number): number {
+  /** Rows queued for the search index, counted up to `cap`. */
+  protected pendingCount(cap: number): number {
     return (
       this.stmt('SELECT count(*) AS n FROM (SELECT 1 FROM items_search_pending LIMIT ?)').get(
         cap,
@@ -158,9 +203,36 @@ export abstract class SqliteConnection {
     ).n;
   }
 
-  /** Brings the search index up to date if rows are queued (say, after an interrupted load). */
-  protected indexPendingIfAny(): void {
-    if (this.pendingCount(1) > 0) this.indexPending();
+  /**
+   * Brings the search index up to date if rows are queued (a bulk load's, or an interrupted
+   * one's): in transactions of about BULK_TRANSACTION_MS, the first queued rows each, with a
+   * pause after each (lock-sharing.ts), so that the other writers get in; a queue of 200,000
+   * rows took seconds in one transaction.
+   */
+  protected async indexPendingInParts(): Promise<void> {
+    const sizer = new ChunkSizer(2000, 50_000);
+    for (;;) {
+      const limit = sizer.rows;
+      const started = performance.now();
+      const indexed = await this.run(() =>
+        this.db
+          .transaction(() => {
+            const first = 'SELECT seq FROM items_search_pending ORDER BY seq LIMIT ?';
+            this.stmt(
+              `INSERT INTO items_search (rowid, search_text)
+               SELECT i.seq, i.search_text FROM (${first}) p JOIN items i ON i.seq = p.seq`,
+            ).run(limit);
+            for (const sql of indexFieldsSql(`(${first})`)) this.stmt(sql).run(limit);
+            return this.stmt(`DELETE FROM items_search_pending WHERE seq IN (${first})`).run(limit)
+              .changes;
+          })
+          .immediate(),
+      );
+      sizer.took(indexed, performance.now() - started);
+      if (indexed < limit) break;
+      await pauseForOtherWriters();
+    }
+    this.queued = 0;
   }
 
   /** A cached statement in raw mode (rows as arrays), apart from the object-mode ones. */

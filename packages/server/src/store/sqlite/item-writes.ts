@@ -13,6 +13,7 @@ import {
 import { ITEM_COLUMNS } from './item-rows.js';
 import { organizationRange } from './item-search.js';
 import { SqliteItems } from './items.js';
+import { pauseForOtherWriters } from './lock-sharing.js';
 
 /**
  * A write of at least this many rows is taken for part of a bulk load: its rows stay queued for
@@ -23,12 +24,10 @@ const BULK_WRITE_ROWS = 500;
 const PENDING_INDEX_ROWS = 1_000_000;
 
 /**
- * Deleting an organization's items rebuilds the search index instead of taking each row out of
- * it when the organization holds more than this many times the rows of all the others. Measured
- * (200,000 items): taking a row out through the trigger costs about 16 µs; deleting it with the
- * trigger skipped about 10 µs, and rebuilding costs about 12 µs per row that stays.
+ * A small write indexes the queue in its own transaction only up to this many rows: more is a
+ * bulk load's, which would hold the write lock for seconds (lock-sharing.ts).
  */
-const REBUILD_INDEX_RATIO = 2;
+const SMALL_QUEUE_ROWS = 2000;
 
 /** Thrown inside a transaction to roll it back while keeping the computed outcomes. */
 class Rollback extends Error {}
@@ -40,160 +39,166 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
     rows: ItemFields[],
     options: { dryRun?: boolean; allOrNothing?: boolean; now?: number } = {},
   ): Promise<ItemWriteOutcome[]> {
-    return this.run(() => {
-      const now = options.now ?? Date.now();
-      const outcomes: ItemWriteOutcome[] = [];
-      const bySku = this.stmt(
-        `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = ? AND sku = ?`,
-      );
-      const insert = this.stmt(
-        `INSERT INTO items (seq, organization_id, id, name, description, sku, barcode, status,
+    const outcomes = await this.run(() => this.writeItemsNow(organizationId, rows, options));
+    if (rows.length >= BULK_WRITE_ROWS && !options.dryRun) {
+      // Part of a bulk load: the other writers get the lock before its next batch, and a queue
+      // grown large is indexed in parts (lock-sharing.ts).
+      if (this.queued >= PENDING_INDEX_ROWS) await this.indexPendingInParts();
+      else await pauseForOtherWriters();
+    }
+    return outcomes;
+  }
+
+  /** writeItems in one transaction, on the caller's turn. */
+  private writeItemsNow(
+    organizationId: string,
+    rows: ItemFields[],
+    options: { dryRun?: boolean; allOrNothing?: boolean; now?: number },
+  ): ItemWriteOutcome[] {
+    const now = options.now ?? Date.now();
+    const outcomes: ItemWriteOutcome[] = [];
+    const bySku = this.stmt(
+      `SELECT ${ITEM_COLUMNS} FROM items WHERE organization_id = ? AND sku = ?`,
+    );
+    const insert = this.stmt(
+      `INSERT INTO items (seq, organization_id, id, name, description, sku, barcode, status,
            quantity, stock, custom_fields, search_text, created_at, updated_at, change_seq, created_seq)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      // New rows take the next rowids of the organization's range (migration 2), read once
-      // per transaction. An unknown organization gets none and fails on its foreign key.
-      let nextSeq: number | null | undefined;
-      let lastSeq = 0;
-      const allocateSeq = (): number | null => {
-        if (nextSeq === undefined) {
-          const organizationSeq = this.organizationSeq(organizationId);
-          if (organizationSeq === null) nextSeq = null;
-          else {
-            const [lo, hi] = organizationRange(organizationSeq);
-            const max = (
-              this.stmt('SELECT MAX(seq) AS m FROM items WHERE seq BETWEEN ? AND ?').get(
-                lo,
-                hi,
-              ) as {
-                m: number | null;
-              }
-            ).m;
-            nextSeq = (max ?? lo) + 1;
-            lastSeq = Math.min(hi, Number.MAX_SAFE_INTEGER);
-          }
+    );
+    // New rows take the next rowids of the organization's range (migration 2), read once
+    // per transaction. An unknown organization gets none and fails on its foreign key.
+    let nextSeq: number | null | undefined;
+    let lastSeq = 0;
+    const allocateSeq = (): number | null => {
+      if (nextSeq === undefined) {
+        const organizationSeq = this.organizationSeq(organizationId);
+        if (organizationSeq === null) nextSeq = null;
+        else {
+          const [lo, hi] = organizationRange(organizationSeq);
+          const max = (
+            this.stmt('SELECT MAX(seq) AS m FROM items WHERE seq BETWEEN ? AND ?').get(lo, hi) as {
+              m: number | null;
+            }
+          ).m;
+          nextSeq = (max ?? lo) + 1;
+          lastSeq = Math.min(hi, Number.MAX_SAFE_INTEGER);
         }
-        if (nextSeq === null) return null;
-        if (nextSeq > lastSeq) {
-          throw new StoreConflictError('this organization has used up its range of item rows');
-        }
-        return nextSeq++;
-      };
-      // SQLite rewrites the entries of every index holding a column the statement sets, equal
-      // value or not: barcode and status are set only when they change, so an update of, say,
-      // quantities leaves their indexes alone (the barcode index's entries are scattered: a
-      // rewrite dirties a page per row; 100,000 updates took 3.7 s with it, 1.5 s without).
-      const update = (barcode: boolean, status: boolean) =>
-        this.stmt(
-          `UPDATE items SET name = ?, description = ?, ${barcode ? 'barcode = ?, ' : ''}${status ? 'status = ?, ' : ''}
+      }
+      if (nextSeq === null) return null;
+      if (nextSeq > lastSeq) {
+        throw new StoreConflictError('this organization has used up its range of item rows');
+      }
+      return nextSeq++;
+    };
+    // SQLite rewrites the entries of every index holding a column the statement sets, equal
+    // value or not: barcode and status are set only when they change, so an update of, say,
+    // quantities leaves their indexes alone (the barcode index's entries are scattered: a
+    // rewrite dirties a page per row; 100,000 updates took 3.7 s with it, 1.5 s without).
+    const update = (barcode: boolean, status: boolean) =>
+      this.stmt(
+        `UPDATE items SET name = ?, description = ?, ${barcode ? 'barcode = ?, ' : ''}${status ? 'status = ?, ' : ''}
              quantity = ?, stock = ?, custom_fields = ?, search_text = ?, updated_at = ?, change_seq = ?
            WHERE organization_id = ? AND id = ?`,
-        );
-      // Every created or updated row takes the organization's next change number (read once,
-      // under the write lock); the organization keeps the last one when the write commits.
-      const changes = this.changeClock(organizationId, now);
-      // New ids sort after every id of the organization, as their rowids do (item-search.ts
-      // relies on rowid order being _id order); read once per transaction, under the write lock.
-      let idFloor: string | null | undefined;
-      const nextId = (): string => {
-        if (idFloor === undefined) {
-          idFloor =
-            (
-              this.stmt('SELECT MAX(id) AS m FROM items WHERE organization_id = ?').get(
-                organizationId,
-              ) as { m: string | null }
-            ).m ?? null;
-        }
-        idFloor = newIdAfter(idFloor, now);
-        return idFloor;
-      };
-      // Rows this write leaves queued for the search index (a bulk load), once committed.
-      let queuedNow = 0;
-      // The organization's location codes, read once when a row gives stock.
-      let codes: Set<string> | undefined;
-      const transaction = this.db.transaction(() => {
-        for (const row of rows) {
-          const sku = upsertKey(row);
-          const stored =
-            sku === undefined ? undefined : (bySku.get(organizationId, sku) as Row | undefined);
-          const current = stored ? toItem(stored) : undefined;
-          if (row.stock !== undefined && codes === undefined) {
-            codes = this.locationCodes(organizationId);
-          }
-          const write = planRowWrite(
-            row,
-            current,
-            now,
-            row.stock === undefined ? undefined : codes,
-          );
-          if (write === 'unchanged' || 'error' in write) {
-            outcomes.push(write);
-            continue;
-          }
-          if ('update' in write) {
-            const next = write.update;
-            const barcode = next.barcode !== current?.barcode;
-            const status = next.status !== current?.status;
-            update(barcode, status).run(
-              next.name,
-              next.description,
-              ...(barcode ? [next.barcode] : []),
-              ...(status ? [next.status] : []),
-              next.quantity,
-              next.stock,
-              next.customFields,
-              searchText(next),
-              now,
-              changes.next(),
+      );
+    // Every created or updated row takes the organization's next change number (read once,
+    // under the write lock); the organization keeps the last one when the write commits.
+    const changes = this.changeClock(organizationId, now);
+    // New ids sort after every id of the organization, as their rowids do (item-search.ts
+    // relies on rowid order being _id order); read once per transaction, under the write lock.
+    let idFloor: string | null | undefined;
+    const nextId = (): string => {
+      if (idFloor === undefined) {
+        idFloor =
+          (
+            this.stmt('SELECT MAX(id) AS m FROM items WHERE organization_id = ?').get(
               organizationId,
-              next.id,
-            );
-            if (next.stock !== current?.stock)
-              this.replaceStockRows(organizationId, next.id, next.stock);
-            outcomes.push('updated');
-            continue;
-          }
-          const item = write.create;
-          // Its creation's number is also its first change's (webhooks tell created from updated).
-          const createdSeq = changes.next();
-          const id = nextId();
-          insert.run(
-            allocateSeq(),
-            organizationId,
-            id,
-            item.name,
-            item.description,
-            item.sku,
-            item.barcode,
-            item.status,
-            item.quantity,
-            item.stock,
-            item.customFields,
-            searchText(item),
-            now,
-            now,
-            createdSeq,
-            createdSeq,
-          );
-          if (item.stock !== '[]') this.replaceStockRows(organizationId, id, item.stock);
-          outcomes.push('created');
-        }
-        const failed = outcomes.some((outcome) => typeof outcome === 'object');
-        if (options.dryRun || (options.allOrNothing && failed)) throw new Rollback();
-        changes.commit();
-        const written = outcomes.filter((o) => o === 'created' || o === 'updated').length;
-        if (rows.length < BULK_WRITE_ROWS || this.queued + written >= PENDING_INDEX_ROWS) {
-          this.indexPending();
-        } else queuedNow = written;
-      });
-      try {
-        transaction.immediate();
-        this.queued += queuedNow;
-      } catch (error) {
-        if (!(error instanceof Rollback)) throw error;
+            ) as { m: string | null }
+          ).m ?? null;
       }
-      return outcomes;
+      idFloor = newIdAfter(idFloor, now);
+      return idFloor;
+    };
+    // Rows this write leaves queued for the search index (a bulk load), once committed.
+    let queuedNow = 0;
+    // The organization's location codes, read once when a row gives stock.
+    let codes: Set<string> | undefined;
+    const transaction = this.db.transaction(() => {
+      for (const row of rows) {
+        const sku = upsertKey(row);
+        const stored =
+          sku === undefined ? undefined : (bySku.get(organizationId, sku) as Row | undefined);
+        const current = stored ? toItem(stored) : undefined;
+        if (row.stock !== undefined && codes === undefined) {
+          codes = this.locationCodes(organizationId);
+        }
+        const write = planRowWrite(row, current, now, row.stock === undefined ? undefined : codes);
+        if (write === 'unchanged' || 'error' in write) {
+          outcomes.push(write);
+          continue;
+        }
+        if ('update' in write) {
+          const next = write.update;
+          const barcode = next.barcode !== current?.barcode;
+          const status = next.status !== current?.status;
+          update(barcode, status).run(
+            next.name,
+            next.description,
+            ...(barcode ? [next.barcode] : []),
+            ...(status ? [next.status] : []),
+            next.quantity,
+            next.stock,
+            next.customFields,
+            searchText(next),
+            now,
+            changes.next(),
+            organizationId,
+            next.id,
+          );
+          if (next.stock !== current?.stock)
+            this.replaceStockRows(organizationId, next.id, next.stock);
+          outcomes.push('updated');
+          continue;
+        }
+        const item = write.create;
+        // Its creation's number is also its first change's (webhooks tell created from updated).
+        const createdSeq = changes.next();
+        const id = nextId();
+        insert.run(
+          allocateSeq(),
+          organizationId,
+          id,
+          item.name,
+          item.description,
+          item.sku,
+          item.barcode,
+          item.status,
+          item.quantity,
+          item.stock,
+          item.customFields,
+          searchText(item),
+          now,
+          now,
+          createdSeq,
+          createdSeq,
+        );
+        if (item.stock !== '[]') this.replaceStockRows(organizationId, id, item.stock);
+        outcomes.push('created');
+      }
+      const failed = outcomes.some((outcome) => typeof outcome === 'object');
+      if (options.dryRun || (options.allOrNothing && failed)) throw new Rollback();
+      changes.commit();
+      const written = outcomes.filter((o) => o === 'created' || o === 'updated').length;
+      if (rows.length >= BULK_WRITE_ROWS) queuedNow = written;
+      else if (this.pendingCount(SMALL_QUEUE_ROWS + 1) <= SMALL_QUEUE_ROWS) this.indexPending();
+      // Otherwise a bulk load's rows are queued: its writer indexes them, in parts, with these.
     });
+    try {
+      transaction.immediate();
+      this.queued += queuedNow;
+    } catch (error) {
+      if (!(error instanceof Rollback)) throw error;
+    }
+    return outcomes;
   }
 
   /** The organization's location codes, read in the caller's transaction. */
@@ -270,35 +275,49 @@ export abstract class SqliteItemWrites extends SqliteItems implements ItemStore 
   }
 
   /**
-   * Deletes an organization's items and their search index entries, in the caller's
-   * transaction: one statement over its rowid range (migration 2), whose delete trigger takes
-   * each row out of the index. Taking a row out of the index costs more than indexing one
-   * afresh, so when the organization holds most of the rows (REBUILD_INDEX_RATIO) its rows are
-   * queued first (the trigger then leaves the index alone) and the index is rebuilt from the
-   * rows that stay, which also leaves it compact. Returns the rows deleted.
+   * Deletes up to `limit` of an organization's items, the first rows of its rowid range
+   * (migration 2), in a transaction of its own; their stock rows and search index entries go
+   * with them (the delete triggers). Returns the rows deleted, or null when the organization
+   * does not exist. The organization's delete calls it until it deletes fewer than `limit`,
+   * pausing between calls (lock-sharing.ts).
    */
-  protected deleteOrganizationItems(organizationId: string, organizationSeq: number): number {
-    const [lo, hi] = organizationRange(organizationSeq);
-    const count = (sql: string, ...params: unknown[]) =>
-      (this.stmt(sql).get(...params) as { n: number }).n;
-    const own = count('SELECT count(*) AS n FROM items WHERE organization_id = ?', organizationId);
-    const others = count('SELECT count(*) AS n FROM items') - own;
-    const rebuild = own > REBUILD_INDEX_RATIO * others;
-    if (rebuild) {
-      this.stmt(
-        `INSERT OR IGNORE INTO items_search_pending (seq)
-         SELECT seq FROM items WHERE seq BETWEEN ? AND ? AND organization_id = ?`,
-      ).run(lo, hi, organizationId);
-    }
-    const inRange = 'DELETE FROM items WHERE seq BETWEEN ? AND ? AND organization_id = ?';
-    let deleted = this.stmt(inRange).run(lo, hi, organizationId).changes;
-    // Every item lies in the range; this finds none unless a row was written outside it.
-    deleted += this.stmt('DELETE FROM items WHERE organization_id = ?').run(organizationId).changes;
-    if (rebuild) {
-      this.queued = 0;
-      this.stmt("INSERT INTO items_search (items_search) VALUES ('rebuild')").run();
-      this.stmt('DELETE FROM items_search_pending').run();
-    }
+  protected deleteOrganizationItemsPart(organizationId: string, limit: number): number | null {
+    let deleted: number | null = null;
+    this.db
+      .transaction(() => {
+        const organizationSeq = this.organizationSeq(organizationId);
+        if (organizationSeq === null) return;
+        const [lo, hi] = organizationRange(organizationSeq);
+        // `+organization_id`: a walk of the rowid range, never of the organization's index,
+        // which would be sorted by rowid for every part (quadratic: 400 s for 200,000 items).
+        deleted = this.stmt(
+          `DELETE FROM items WHERE seq IN (
+             SELECT seq FROM items WHERE seq BETWEEN ? AND ? AND +organization_id = ? ORDER BY seq LIMIT ?)`,
+        ).run(lo, hi, organizationId, limit).changes;
+      })
+      .immediate();
     return deleted;
+  }
+
+  /**
+   * Deletes up to `limit` rows of an organization's tombstones or before-images (tables that
+   * grow with its items), in a transaction of its own.
+   */
+  protected deleteOrganizationRowsPart(
+    organizationId: string,
+    table: 'item_tombstones' | 'item_changes',
+    limit: number,
+  ): number {
+    const key = table === 'item_tombstones' ? 'seq' : '(item_id, seq)';
+    const columns = table === 'item_tombstones' ? 'seq' : 'item_id, seq';
+    return this.db
+      .transaction(
+        () =>
+          this.stmt(
+            `DELETE FROM ${table} WHERE organization_id = ? AND ${key} IN (
+               SELECT ${columns} FROM ${table} WHERE organization_id = ? LIMIT ?)`,
+          ).run(organizationId, organizationId, limit).changes,
+      )
+      .immediate();
   }
 }

@@ -8,6 +8,7 @@ import {
   type User,
 } from '../types.js';
 import { SqliteLocations } from './locations.js';
+import { ChunkSizer, pauseForOtherWriters } from './lock-sharing.js';
 
 /** Organizations, users and memberships on SQLite; deleting an organization with all it holds. */
 export abstract class SqliteOrganizations extends SqliteLocations implements OrganizationStore {
@@ -147,18 +148,29 @@ export abstract class SqliteOrganizations extends SqliteLocations implements Org
     );
   }
 
+  /**
+   * Deletes an organization with all it holds. Its items, tombstones and before-images go first, in
+   * transactions of about BULK_TRANSACTION_MS with a pause after each, so the writes of every
+   * other connection (a server's quota charges) get in between (lock-sharing.ts); then the
+   * rest and the organization's row, in one short transaction. A delete cut short (the process
+   * killed) leaves the organization with fewer items, and deleting it again finishes.
+   */
   async deleteOrganization(id: string): Promise<OrganizationDeletion | null> {
+    const items = await this.inParts((limit) => this.deleteOrganizationItemsPart(id, limit));
+    if (items === null) return null;
+    for (const table of ['item_tombstones', 'item_changes'] as const) {
+      await this.inParts((limit) => this.deleteOrganizationRowsPart(id, table, limit));
+    }
     return this.run(() => {
       let deleted: OrganizationDeletion | null = null;
       this.db
         .transaction(() => {
-          const organization = this.stmt('SELECT seq FROM organizations WHERE id = ?').get(id) as
-            | { seq: number }
-            | undefined;
+          const organization = this.stmt('SELECT seq FROM organizations WHERE id = ?').get(id);
           if (!organization) return;
-          // Stock rows first, in one statement: the items' delete trigger then finds none.
+          // Items written since their parts (an import that was under way), their stock rows
+          // with them (the delete trigger).
+          const late = this.stmt('DELETE FROM items WHERE organization_id = ?').run(id).changes;
           this.stmt('DELETE FROM item_stock WHERE organization_id = ?').run(id);
-          const items = this.deleteOrganizationItems(id, organization.seq);
           this.stmt('DELETE FROM locations WHERE organization_id = ?').run(id);
           this.stmt('DELETE FROM item_tombstones WHERE organization_id = ?').run(id);
           this.stmt('DELETE FROM item_changes WHERE organization_id = ?').run(id);
@@ -169,11 +181,34 @@ export abstract class SqliteOrganizations extends SqliteLocations implements Org
             id,
           );
           this.stmt('DELETE FROM organizations WHERE id = ?').run(id);
-          deleted = { items, apiKeys: apiKeys.changes, memberships: memberships.changes };
+          deleted = {
+            items: items + late,
+            apiKeys: apiKeys.changes,
+            memberships: memberships.changes,
+          };
         })
         .immediate();
       this.organizationSeqs.delete(id);
       return deleted;
     });
+  }
+
+  /**
+   * Runs `part` (one transaction deleting at most `limit` rows) until it deletes fewer than
+   * its limit, pausing after each; returns the rows deleted (null: `part` found no organization).
+   */
+  private async inParts(part: (limit: number) => number | null): Promise<number | null> {
+    const sizer = new ChunkSizer();
+    let total = 0;
+    for (;;) {
+      const limit = sizer.rows;
+      const started = performance.now();
+      const deleted = await this.run(() => part(limit));
+      if (deleted === null) return null;
+      sizer.took(deleted, performance.now() - started);
+      total += deleted;
+      if (deleted < limit) return total;
+      await pauseForOtherWriters();
+    }
   }
 }

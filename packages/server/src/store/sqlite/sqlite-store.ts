@@ -31,7 +31,7 @@ export class SqliteStore extends SqliteOrganizations implements Store {
   }
 
   async migrate(): Promise<string[]> {
-    return this.run(() => {
+    const applied = await this.run(() => {
       this.db.exec(
         'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
       );
@@ -67,9 +67,10 @@ export class SqliteStore extends SqliteOrganizations implements Store {
       }
       // After the commit: the migrations stay applied while the rows are repaired.
       checkStoredQuantities(this.db);
-      this.indexPendingIfAny();
       return applied;
     });
+    await this.indexPendingInParts();
+    return applied;
   }
 
   async ping(): Promise<void> {
@@ -80,13 +81,13 @@ export class SqliteStore extends SqliteOrganizations implements Store {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
-    if (this.reader) {
+    if (!this.indexesQueue) {
       this.db.close();
       return;
     }
     try {
       // A bulk load leaves its rows queued for indexing until its writer closes the store.
-      this.indexPendingIfAny();
+      await this.indexPendingInParts();
     } catch {
       // Not migrated, or locked: the rows stay queued (searches still see them) and are
       // indexed by the next write or the next start.

@@ -109,8 +109,18 @@ async function call(message: ThreadCall): Promise<unknown> {
   const target = store as unknown as Record<string, (...a: unknown[]) => unknown>;
   const fn = target[method];
   if (typeof fn !== 'function') throw new Error(`the store has no method ${method}`);
+  if (message.deadline !== null && SMALL_WRITES.has(method)) {
+    return await store.writeLocked(message.deadline, async () => fn.apply(store, args));
+  }
   return await fn.apply(store, args);
 }
+
+/**
+ * The writes every request may make (a quota charge, its refund, the keys' last use): one
+ * statement or one transaction each, so they take the write lock the quick way
+ * (SqliteConnection.writeLocked) and get in between the transactions of a bulk write.
+ */
+const SMALL_WRITES = new Set(['consumeQuota', 'refundQuota', 'recordKeyUse']);
 
 function busy(): Error {
   const error = new Error('the database is busy; try again shortly');

@@ -96,6 +96,11 @@ export interface SqliteThreadsOptions {
    * connection that never waits for a lock (default true; see LOCAL_READS).
    */
   localPointReads?: boolean;
+  /**
+   * Whether quota charges and refunds run on the caller's thread, on a connection of their own
+   * that never waits inside SQLite for the lock (default true; see ThreadedSqliteStore.charger).
+   */
+  localCharges?: boolean;
   /** Called when a thread dies or is cut at its deadline (for the log). */
   onThreadLost?: (info: { role: 'reader' | 'writer'; reason: string }) => void;
 }

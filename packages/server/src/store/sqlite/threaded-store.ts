@@ -25,6 +25,7 @@ import type {
   WebhookStore,
 } from '../types.js';
 import { StoreUnavailableError } from '../types.js';
+import { LOCK_POLL_MS } from './lock-sharing.js';
 import { SqliteStore } from './sqlite-store.js';
 import { SqliteThreads, type SqliteThreadsOptions } from './sqlite-threads.js';
 
@@ -65,9 +66,25 @@ export class ThreadedSqliteStore implements Store {
   /** The serving thread's own connection for LOCAL_READS (null: every read on threads). */
   private readonly local: SqliteStore | null;
 
-  private constructor(threads: SqliteThreads, local: SqliteStore | null) {
+  /**
+   * The serving thread's connection for quota charges and refunds (null: on the writer
+   * thread). A charge is one short statement that every request of a key with a quota makes;
+   * on the writer thread it queued behind whatever that thread ran, at a lower priority, and
+   * waited for another process's bulk write through busy_timeout, whose sleeps grow to 100 ms.
+   * Here it never waits inside SQLite (busy_timeout 0): when the lock is taken it tries again
+   * every LOCK_POLL_MS on the event loop until DATABASE_TIMEOUT_MS, so it gets in within a
+   * bulk write's first pause (lock-sharing.ts).
+   */
+  private readonly charger: SqliteStore | null;
+
+  private constructor(
+    threads: SqliteThreads,
+    local: SqliteStore | null,
+    charger: SqliteStore | null,
+  ) {
     this.threads = threads;
     this.local = local;
+    this.charger = charger;
     const call = (method: string) =>
       ((...args: unknown[]) => threads.call('webhooks', method, args)) as never;
     this.webhooks = {
@@ -92,6 +109,7 @@ export class ThreadedSqliteStore implements Store {
   ): Promise<ThreadedSqliteStore> {
     const threads = new SqliteThreads(file, options);
     let local: SqliteStore | null = null;
+    let charger: SqliteStore | null = null;
     try {
       await threads.start();
       if (options.localPointReads !== false) {
@@ -101,11 +119,15 @@ export class ThreadedSqliteStore implements Store {
           ...(options.cacheMiB === undefined ? {} : { cacheMiB: options.cacheMiB }),
         });
       }
+      if (options.localCharges !== false) {
+        charger = new SqliteStore(file, { role: 'charger', busyTimeoutMs: 0, cacheMiB: 1 });
+      }
     } catch (error) {
+      await local?.close();
       await threads.close();
       throw error;
     }
-    return new ThreadedSqliteStore(threads, local);
+    return new ThreadedSqliteStore(threads, local, charger);
   }
 
   private call<T>(method: string, ...args: unknown[]): Promise<T> {
@@ -131,6 +153,7 @@ export class ThreadedSqliteStore implements Store {
   }
   async close(): Promise<void> {
     await this.local?.close();
+    await this.charger?.close();
     await this.threads.close();
   }
   createOrganization(input: {
@@ -195,10 +218,30 @@ export class ThreadedSqliteStore implements Store {
     return this.call('loadKeyContext', hash);
   }
   consumeQuota(keyId: string): Promise<number | null> {
-    return this.call('consumeQuota', keyId);
+    return this.charge('consumeQuota', keyId);
   }
   refundQuota(keyId: string): Promise<number | null> {
-    return this.call('refundQuota', keyId);
+    return this.charge('refundQuota', keyId);
+  }
+
+  /** A quota charge or refund on `charger` (see there), or on the writer thread without one. */
+  private async charge(
+    method: 'consumeQuota' | 'refundQuota',
+    keyId: string,
+  ): Promise<number | null> {
+    const charger = this.charger;
+    if (!charger || this.threads.closing) return this.call(method, keyId);
+    const deadline = Date.now() + this.threads.timeoutMs;
+    for (;;) {
+      try {
+        return await charger[method](keyId);
+      } catch (error) {
+        // Busy (the lock is another connection's): the statement wrote nothing; try again.
+        if (!(error instanceof StoreUnavailableError) || Date.now() >= deadline) throw error;
+        if (this.threads.closing) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
   }
   getRemaining(keyId: string): Promise<number | null> {
     return this.call('getRemaining', keyId);
