@@ -86,10 +86,31 @@ describe('updatedSince values', () => {
       sign({ v: 2, s: 1, t: 1, w: 'x' }),
       sign([1, 2]),
       sign(null),
-      // A token from before tokens were signed.
-      `s${Buffer.from(JSON.stringify({ v: 1, s: 5, t: 7, w: 0 })).toString('base64url')}`,
       token.slice(1),
       'x',
+    ]) {
+      expect(parseSince(bad), bad).toBeNull();
+    }
+  });
+
+  it('reads a token from before signing as an instant issued at the epoch', () => {
+    const legacy = (payload: object) =>
+      `s${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    expect(parseSince(legacy({ v: 1, s: 5, t: 7, w: 3 }))).toEqual({
+      kind: 'legacy-token',
+      afterSeq: 5,
+      at: 0,
+      viewVersion: 3,
+      seenAfter: 5,
+      signed: null,
+    });
+    // From before key views: any view is newer than when it was issued.
+    expect(parseSince(legacy({ v: 1, s: 5, t: 7 }))).toMatchObject({ viewVersion: 7 });
+    for (const bad of [
+      legacy({ v: 1, s: -1, t: 7 }),
+      legacy({ v: 1, s: 5 }),
+      legacy({ v: 3, s: 5, t: 7 }),
+      `${legacy({ v: 1, s: 5, t: 7 })}AAAA`,
     ]) {
       expect(parseSince(bad), bad).toBeNull();
     }

@@ -17,7 +17,13 @@ export const MAX_FUTURE_MS = 5 * 60_000;
  * when the token was issued).
  */
 export interface SincePoint {
-  kind: 'instant' | 'token';
+  /**
+   * `legacy-token`: a `nextSince` of a release before tokens were signed. Nothing in it can be
+   * trusted, so it is read as an instant at its position (which any key may ask for) issued
+   * at the epoch: with `includeDeleted` it answers SYNC_EXPIRED, the answer every sync client
+   * already handles by starting over, rather than a 400 it does not.
+   */
+  kind: 'instant' | 'token' | 'legacy-token';
   afterSeq: number;
   at: number;
   /**
@@ -137,12 +143,35 @@ function decodeSince(token: string): {
   }
 }
 
+/** A `nextSince` of a release before signing: `s` and base64url JSON `{ v: 1, s, t, w? }`. */
+function decodeLegacySince(token: string): SincePoint | null {
+  if (!token.startsWith('s')) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(token.slice(1), 'base64url').toString('utf8')) as unknown;
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    const { v, s, t, w } = parsed as Record<string, unknown>;
+    const valid = (n: unknown): n is number =>
+      typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+    if (v !== 1 || !valid(s) || !valid(t) || (w !== undefined && !valid(w))) return null;
+    return {
+      kind: 'legacy-token',
+      afterSeq: s,
+      at: 0,
+      viewVersion: w ?? t,
+      seenAfter: s,
+      signed: null,
+    };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Why a token-shaped `updatedSince` is refused when it is not one this installation issued,
  * and how to go on.
  */
 export const FOREIGN_TOKEN =
-  "it is not a nextSince this Stockroom installation issued (it was edited, comes from another installation, was issued before sync tokens were signed, or before the installation's sync key was rotated). Start a fresh sync: read every item with updatedSince=1970-01-01 (without includeDeleted), replace your copy with what it returns, then continue from its nextSince";
+  "it is not a nextSince this Stockroom installation issued (it was edited, comes from another installation, or was issued before the installation's sync key was rotated). Start a fresh sync: read every item with updatedSince=1970-01-01 (without includeDeleted), replace your copy with what it returns, then continue from its nextSince";
 
 /** Whether a value has a token's shape (then refused as not issued here, rather than as garbage). */
 export function looksLikeToken(value: string): boolean {
@@ -169,7 +198,7 @@ export function parseSince(value: string): SincePoint | null {
     };
   }
   const token = decodeSince(value);
-  if (token === null) return null;
+  if (token === null) return decodeLegacySince(value);
   return {
     kind: 'token',
     afterSeq: token.seq,

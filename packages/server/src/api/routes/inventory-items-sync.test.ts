@@ -243,11 +243,6 @@ describe('incremental sync: updatedSince, nextSince, includeDeleted', () => {
       reencode({ ...payload, s: 0 }),
       // A token of another installation (another key), well-formed.
       encodeSince(syncSigner(newSyncSecret()), payload.s, payload.t, payload.w),
-      // One from before tokens were signed.
-      `s${Buffer.from(JSON.stringify({ v: 1, s: payload.s, t: payload.t })).toString('base64url')}`.padEnd(
-        60,
-        'A',
-      ),
     ];
     for (const token of refused) {
       for (const query of [
@@ -265,6 +260,24 @@ describe('incremental sync: updatedSince, nextSince, includeDeleted', () => {
     }
     // The real one still works.
     expect((await get(`?updatedSince=${old}&includeDeleted=true`)).status).toBe(200);
+  });
+
+  it('answers a token of the release before signing as expired, the answer clients handle', async () => {
+    const current = (await sync('?updatedSince=2026-01-01&limit=1000')).nextSince;
+    const { s, t } = JSON.parse(
+      Buffer.from(current.slice(1, -SIGNATURE_CHARS), 'base64url').toString('utf8'),
+    ) as { s: number; t: number };
+    // What that release issued, even for a recent position: nothing in it can be vouched for.
+    const legacy = `s${Buffer.from(JSON.stringify({ v: 1, s, t, w: 0 })).toString('base64url')}`;
+    const withDeletions = await get(`?updatedSince=${legacy}&includeDeleted=true`);
+    expectApiError(withDeletions, 410, 'SYNC_EXPIRED');
+    expect(withDeletions.body.error.param).toBe('updatedSince');
+    expect(withDeletions.body.error.message).toMatch(/before sync tokens were signed/);
+    expect(withDeletions.body.error.message).toMatch(/full resync/);
+    // Without deletions it is a position like any instant: the sync goes on, with a signed token.
+    const page = await sync(`?updatedSince=${legacy}`);
+    expect(page.nextSince).toMatch(/^s/);
+    expect((await get(`?updatedSince=${page.nextSince}&includeDeleted=true`)).status).toBe(200);
   });
 
   it('from the middle of a walk, a view key is still told of an item it held that left', async () => {

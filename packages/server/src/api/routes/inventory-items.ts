@@ -421,6 +421,13 @@ async function buildSyncPage(
   const signer = await installationSigner(services.store);
   refuseUnsigned(since, signer);
   const now = Date.now();
+  if (includeDeleted && since.kind === 'legacy-token') {
+    throw new ApiError(
+      'SYNC_EXPIRED',
+      'This nextSince was issued by an earlier Stockroom release, before sync tokens were signed, so the deletions since then cannot be vouched for. Do a full resync: read every item without updatedSince (or with updatedSince=1970-01-01 and without includeDeleted), then continue from its nextSince.',
+      { param: 'updatedSince' },
+    );
+  }
   if (includeDeleted && since.at < now - services.config.syncRetentionMs) {
     throw new ApiError(
       'SYNC_EXPIRED',
