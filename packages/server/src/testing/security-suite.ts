@@ -4,7 +4,12 @@ import { generateKey } from '../keys/format.js';
 import { cliActor } from '../operations/audit.js';
 import { updateKeyView } from '../operations/keys.js';
 import { ITEM_STATUSES } from '../store/types.js';
-import { startTestServer, type TestResponse, type TestServer } from './harness.js';
+import {
+  startTestServer,
+  type TestEngineName,
+  type TestResponse,
+  type TestServer,
+} from './harness.js';
 
 /**
  * The checks every keyed route must pass (docs/architecture.md#tests): no key, unknown, malformed, bad
@@ -21,7 +26,59 @@ export interface KeyedRoute {
    * JSON-RPC message); its headers go with every request of the suite.
    */
   init?: { method: string; headers: Record<string, string>; body: string };
+  /**
+   * The same request asking for `barcode` (a field, or its filter): a view that hides it
+   * refuses it as query validation, before the quota is charged. `path` for a GET route,
+   * `body` for the MCP endpoint (whose refusal is a tool result with `isError`).
+   */
+  askingForBarcode?: { path: string } | { body: string };
+  /** The engine of the suite's server (the everyday tier's by default: SQLite). */
+  engine?: TestEngineName;
 }
+
+/** A JSON-RPC POST to `/mcp` as MCP clients send it. */
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+function mcpToolCall(name: string, args: Record<string, unknown>): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+}
+
+/** Every keyed route of the API host, as the suite sends it (one file runs each per engine). */
+export const KEYED_ROUTES = {
+  verify: { path: '/api/v1/auth/verify', organizationOverride: false },
+  organization: { path: '/api/v1/organization', organizationOverride: true },
+  items: {
+    path: '/api/v1/inventory/items?limit=2',
+    organizationOverride: true,
+    askingForBarcode: { path: '/api/v1/inventory/items?limit=2&barcode=1' },
+  },
+  item: {
+    path: '/api/v1/inventory/item?itemId={itemId}',
+    organizationOverride: true,
+    askingForBarcode: { path: '/api/v1/inventory/item?itemId={itemId}&fields=_id,barcode' },
+  },
+  locations: { path: '/api/v1/inventory/locations', organizationOverride: true },
+  mcp: {
+    path: '/mcp',
+    organizationOverride: false,
+    init: {
+      method: 'POST',
+      headers: MCP_HEADERS,
+      body: mcpToolCall('get_item', { itemId: '{itemId}' }),
+    },
+    askingForBarcode: {
+      body: mcpToolCall('get_item', { itemId: '{itemId}', fields: ['barcode'] }),
+    },
+  },
+} satisfies Record<string, KeyedRoute>;
 
 export function expectApiError(response: TestResponse, status: number, code: string): void {
   expect(response.status, response.text).toBe(status);
@@ -57,7 +114,7 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
     let path: string;
 
     beforeAll(async () => {
-      server = await startTestServer();
+      server = await startTestServer(route.engine ? { engine: route.engine, redis: true } : {});
       path = route.path.replace('{itemId}', server.demo.itemId);
     });
     afterAll(() => server.close());
@@ -306,6 +363,56 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
         expect(seen.body.key.view).toMatchObject({ where: ['status=Discontinued'] });
       }
     });
+
+    it('never echoes or keeps a key sent as the request id', async () => {
+      const response = await send({
+        key: server.demo.key,
+        headers: { 'x-request-id': server.demo.key },
+      });
+      expect(response.status, response.text).toBe(200);
+      const id = response.headers.get('x-request-id');
+      expect(id).toBeTruthy();
+      expect(id).not.toContain(server.demo.key.slice(7));
+      expect(response.text).not.toContain(server.demo.key.slice(7));
+    });
+
+    const askingForBarcode = route.askingForBarcode;
+    if (askingForBarcode) {
+      it('spends no quota on a request its view refuses, and one on a valid one', async () => {
+        const { key, record } = await server.createKey({
+          organizationId: server.demo.organizationId,
+          rateLimit: null,
+          remaining: 5,
+          view: parseView({ hideFields: ['barcode'] }),
+        });
+        const refused = await server.request(
+          'path' in askingForBarcode
+            ? askingForBarcode.path.replace('{itemId}', server.demo.itemId)
+            : path,
+          {
+            key,
+            ...('body' in askingForBarcode
+              ? {
+                  method: route.init?.method ?? 'POST',
+                  body: askingForBarcode.body.replace('{itemId}', server.demo.itemId),
+                }
+              : {}),
+            headers: { ...route.init?.headers },
+          },
+        );
+        if ('path' in askingForBarcode) {
+          expectApiError(refused, 400, 'INVALID_PARAMETER');
+          expect(refused.body.error.message).toContain('not available to this key');
+        } else {
+          expect(refused.status, refused.text).toBe(200);
+          expect(refused.body.result.isError).toBe(true);
+          expect(JSON.stringify(refused.body.result.content)).toContain('INVALID_PARAMETER');
+        }
+        expect((await server.store.getApiKey(record.id))?.remaining).toBe(5);
+        expect((await send({ key })).status).toBe(200);
+        expect((await server.store.getApiKey(record.id))?.remaining).toBe(4);
+      });
+    }
 
     it('keeps a key of another organization away from this one', async () => {
       const other = await server.createOrganization();

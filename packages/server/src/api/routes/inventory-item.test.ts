@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
-import { expectApiError, keyedRouteSecuritySuite } from '../../testing/security-suite.js';
+import {
+  expectApiError,
+  KEYED_ROUTES,
+  keyedRouteSecuritySuite,
+} from '../../testing/security-suite.js';
 import { ITEM_FIELDS } from '../item-fields.js';
 
-keyedRouteSecuritySuite({
-  path: '/api/v1/inventory/item?itemId={itemId}',
-  organizationOverride: true,
-});
+keyedRouteSecuritySuite(KEYED_ROUTES.item);
 
 describe('GET /api/v1/inventory/item', () => {
   let server: TestServer;

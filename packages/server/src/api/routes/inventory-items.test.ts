@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ItemFields } from '../../store/types.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
-import { expectApiError, keyedRouteSecuritySuite } from '../../testing/security-suite.js';
+import {
+  expectApiError,
+  KEYED_ROUTES,
+  keyedRouteSecuritySuite,
+} from '../../testing/security-suite.js';
 import { ITEM_FIELDS } from '../item-fields.js';
 
-keyedRouteSecuritySuite({ path: '/api/v1/inventory/items?limit=2', organizationOverride: true });
+keyedRouteSecuritySuite(KEYED_ROUTES.items);
 
 const ITEMS = '/api/v1/inventory/items';
 

@@ -8,7 +8,11 @@ import { createLocation, removeLocation } from '../../operations/locations.js';
 import type { Organization } from '../../store/types.js';
 import { engineAvailability } from '../../testing/engines.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
-import { expectApiError, keyedRouteSecuritySuite } from '../../testing/security-suite.js';
+import {
+  expectApiError,
+  KEYED_ROUTES,
+  keyedRouteSecuritySuite,
+} from '../../testing/security-suite.js';
 import { parseAllowedNetworks } from '../../webhooks/destination.js';
 import { createWebhook } from '../../webhooks/manage.js';
 import { startReceiver, type TestReceiver } from '../../webhooks/testing.js';
@@ -18,7 +22,7 @@ import { startReceiver, type TestReceiver } from '../../webhooks/testing.js';
  * stock.CODE columns, items read with fields=stock and location=, a stock change seen by
  * updatedSince and a webhook, and a location's removal seen the same way.
  */
-keyedRouteSecuritySuite({ path: '/api/v1/inventory/locations', organizationOverride: true });
+keyedRouteSecuritySuite(KEYED_ROUTES.locations);
 
 describe("GET /api/v1/inventory/locations: the item endpoints' gate", () => {
   let t: TestServer;

@@ -6,7 +6,11 @@ import { cliActor } from '../../operations/audit.js';
 import { createLocation } from '../../operations/locations.js';
 import { stockText } from '../../store/items/stock.js';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
-import { expectApiError, keyedRouteSecuritySuite } from '../../testing/security-suite.js';
+import {
+  expectApiError,
+  KEYED_ROUTES,
+  keyedRouteSecuritySuite,
+} from '../../testing/security-suite.js';
 
 /** A JSON-RPC POST as MCP clients send it. */
 const MCP_HEADERS = {
@@ -18,15 +22,7 @@ function rpc(method: string, params: Record<string, unknown> = {}, id = 1): stri
   return JSON.stringify({ jsonrpc: '2.0', id, method, params });
 }
 
-keyedRouteSecuritySuite({
-  path: '/mcp',
-  organizationOverride: false,
-  init: {
-    method: 'POST',
-    headers: MCP_HEADERS,
-    body: rpc('tools/call', { name: 'get_item', arguments: { itemId: '{itemId}' } }),
-  },
-});
+keyedRouteSecuritySuite(KEYED_ROUTES.mcp);
 
 /** An SDK client connected to the test server's /mcp with this key (in-process fetch). */
 async function connect(server: TestServer, key: string | null): Promise<Client> {

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness.js';
-import { expectApiError, keyedRouteSecuritySuite } from '../../testing/security-suite.js';
+import {
+  expectApiError,
+  KEYED_ROUTES,
+  keyedRouteSecuritySuite,
+} from '../../testing/security-suite.js';
 
-keyedRouteSecuritySuite({ path: '/api/v1/organization', organizationOverride: true });
+keyedRouteSecuritySuite(KEYED_ROUTES.organization);
 
 describe('GET /api/v1/organization', () => {
   let server: TestServer;
