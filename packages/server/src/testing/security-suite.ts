@@ -32,6 +32,8 @@ export interface KeyedRoute {
    * `body` for the MCP endpoint (whose refusal is a tool result with `isError`).
    */
   askingForBarcode?: { path: string } | { body: string };
+  /** Whether the route is the incremental sync's (`updatedSince`): its tokens and tombstones. */
+  syncs?: boolean;
   /** The engine of the suite's server (the everyday tier's by default: SQLite). */
   engine?: TestEngineName;
 }
@@ -58,6 +60,7 @@ export const KEYED_ROUTES = {
   items: {
     path: '/api/v1/inventory/items?limit=2',
     organizationOverride: true,
+    syncs: true,
     askingForBarcode: { path: '/api/v1/inventory/items?limit=2&barcode=1' },
   },
   item: {
@@ -411,6 +414,59 @@ export function keyedRouteSecuritySuite(route: KeyedRoute): void {
         expect((await server.store.getApiKey(record.id))?.remaining).toBe(5);
         expect((await send({ key })).status).toBe(200);
         expect((await server.store.getApiKey(record.id))?.remaining).toBe(4);
+      });
+    }
+
+    if (route.syncs) {
+      const SYNC = '/api/v1/inventory/items?limit=1000&updatedSince=';
+      const DELETIONS = '/api/v1/inventory/items?limit=1000&includeDeleted=true&updatedSince=';
+
+      it('refuses an edited sync token with 400, never a page', async () => {
+        const first = await server.request(`${SYNC}1970-01-01`, { key: server.demo.key });
+        expect(first.status, first.text).toBe(200);
+        const token: string = first.body.nextSince;
+        // The payload's first character changed: the signature no longer matches.
+        const edited = `s${token[1] === 'e' ? 'f' : 'e'}${token.slice(2)}`;
+        const refused = await server.request(`${DELETIONS}${edited}`, { key: server.demo.key });
+        expectApiError(refused, 400, 'INVALID_PARAMETER');
+        expect(refused.body.error.param).toBe('updatedSince');
+      });
+
+      it('names in deleted only items the key could see', async () => {
+        const org = await server.createOrganization();
+        await server.createItems(org.id, [
+          { name: 'Seen then gone', sku: 'SEEN', status: 'Active' },
+          { name: 'Never seen', sku: 'NEVER', status: 'Draft' },
+        ]);
+        const { key } = await server.createKey({
+          organizationId: org.id,
+          rateLimit: null,
+          view: parseView({ where: ['status=Active'] }),
+        });
+        const point = await server.request(`${SYNC}1970-01-01`, { key });
+        expect(point.status, point.text).toBe(200);
+        expect(point.body.data.map((item: { sku: string }) => item.sku)).toEqual(['SEEN']);
+        await server.store.deleteItems(org.id, [{ sku: 'SEEN' }, { sku: 'NEVER' }]);
+        const next = await server.request(`${DELETIONS}${point.body.nextSince}`, { key });
+        expect(next.status, next.text).toBe(200);
+        const seen = point.body.data[0]._id as string;
+        expect(next.body.deleted.map((entry: { _id: string }) => entry._id)).toEqual([seen]);
+      });
+
+      it('keeps a hidden updatedAt out of the sync and of Last-Modified', async () => {
+        const key = await withKey({
+          rateLimit: null,
+          view: parseView({ hideFields: ['updatedAt'] }),
+        });
+        const refused = await server.request(`${SYNC}1970-01-01`, { key });
+        expectApiError(refused, 400, 'INVALID_PARAMETER');
+        expect(refused.body.error.param).toBe('updatedSince');
+        const detail = await server.request(`/api/v1/inventory/item?itemId=${server.demo.itemId}`, {
+          key,
+        });
+        expect(detail.status, detail.text).toBe(200);
+        expect(detail.headers.get('last-modified')).toBeNull();
+        expect(detail.text).not.toContain('"updatedAt"');
       });
     }
 
