@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseView } from '../../server/src/domain/view.js';
 import { startTestServer, type TestServer } from '../../server/src/testing/harness.js';
 import { Stockroom, type StockroomOptions } from './client.js';
 import { InvalidRequestError, SyncExpiredError } from './errors.js';
@@ -237,6 +238,47 @@ describe('incremental sync', () => {
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ data: [], deleted: [], count: 0, nextCursor: null });
     expect(after[0]?.nextSince).toEqual(expect.any(String));
+  });
+
+  it('sync() goes on past an empty page that is not the last (a view key over changes it never saw)', async () => {
+    const org = await server.createOrganization();
+    await server.createItems(org.id, [{ name: 'Held', sku: 'HELD', status: 'Active' }]);
+    const { key } = await server.createKey({
+      organizationId: org.id,
+      rateLimit: null,
+      view: parseView({ where: ['status=Active'] }),
+    });
+    const stockroom = new Stockroom({
+      baseUrl: server.apiUrl,
+      apiKey: key,
+      fetch: (input, init) => server.fetch(input, init),
+    });
+    const mirror = new Map<string, InventoryItem>();
+    let since = '';
+    for await (const page of stockroom.inventory.sync({ since: new Date(0) })) {
+      for (const item of page.data) mirror.set(item._id, item);
+      since = page.nextSince;
+    }
+    expect([...mirror.values()].map((item) => item.sku)).toEqual(['HELD']);
+    // More changes the key never sees than one page of the server examines (10,000), then
+    // HELD leaves the view: the first page is empty, and the walk goes on to the second.
+    await server.createItems(
+      org.id,
+      Array.from({ length: 10_050 }, (_, i) => ({
+        name: `Never seen ${i}`,
+        sku: `NS-${i}`,
+        status: 'Draft' as const,
+      })),
+    );
+    await server.createItems(org.id, [{ sku: 'HELD', status: 'Inactive' }]);
+    const pages = await collect(stockroom.inventory.sync({ since, includeDeleted: true }));
+    expect(pages.map((page) => [page.count, page.deleted.length])).toEqual([
+      [0, 0],
+      [0, 1],
+    ]);
+    expect(pages[0]?.nextCursor).not.toBeNull();
+    for (const page of pages) for (const { _id } of page.deleted) mirror.delete(_id);
+    expect(mirror.size).toBe(0);
   });
 
   it('sync() narrows items with fields and filters with status', async () => {

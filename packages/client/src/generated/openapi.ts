@@ -311,9 +311,9 @@ export interface paths {
                             organizationId: string;
                             /** @description Number of items in `data`. */
                             count: number;
-                            /** @description Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null. */
+                            /** @description Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null. Likewise a sync (`updatedSince`) with `status`, `location` or a key view that filters items examines at most 10,000 changes per request: its page may be short (even empty) with a `nextCursor` all the same. */
                             nextCursor: string | null;
-                            /** @description Only with `updatedSince`: where this sync ended. Keep it and pass it as `updatedSince` next time to get only what changed since (on the last page it covers every change so far; on a full page, the changes up to its last one). */
+                            /** @description Only with `updatedSince`: where this sync ended. Keep it and pass it as `updatedSince` next time to get only what changed since (on the last page it covers every change so far; on any other page, the changes up to the last one it examined). */
                             nextSince?: string;
                             /** @description Only with `updatedSince` and `includeDeleted=true`: items deleted since then, in change order. They count toward `limit` but not toward `count`. */
                             deleted?: {

@@ -1,4 +1,18 @@
+import { filtersRows } from './item-scope.js';
 import type { ChangedItem, ChangePage, ChangeQuery, Tombstone } from './types.js';
+
+/**
+ * Whether a change page's query may pass over changes without offering them: the status or
+ * location filter, or a key's scope, which leaves out the rows outside it (or, when deletions
+ * are listed, the exits and tombstones of items the key never saw, ChangeQuery.seenAfterSeq).
+ * Such a page reads at most the scan budget of changes (ChangePage.more); any other page
+ * offers every change it reads, so it reads at most `limit + 1` of each kind anyway.
+ */
+export function skipsChanges(query: ChangeQuery): boolean {
+  if (query.status !== undefined || query.location !== undefined) return true;
+  if (!filtersRows(query.scope)) return false;
+  return !query.includeDeleted || query.seenAfterSeq !== undefined;
+}
 
 /**
  * One page of an organization's change feed, the same on every engine, from what the engine
@@ -50,8 +64,19 @@ export class ChangePageBuilder {
     return true;
   }
 
-  finish(organizationSeq: number): ChangePage {
+  /**
+   * `examinedThrough`: the last change of a page whose scan budget ran out (the budget-th
+   * change after the position, items and tombstones together), or null when fewer followed.
+   * Only changes up to it were read: a page that is not full then still says more follow,
+   * and continues after it, so a walk over changes that are all passed over still advances.
+   */
+  finish(organizationSeq: number, examinedThrough: number | null = null): ChangePage {
     const { page } = this;
+    if (!page.more && examinedThrough !== null) {
+      page.more = true;
+      page.throughSeq = Math.max(examinedThrough, this.last);
+      return page;
+    }
     page.throughSeq = page.more
       ? this.last
       : Math.max(organizationSeq, this.last, this.query.afterSeq);

@@ -320,4 +320,50 @@ describe('incremental sync: updatedSince, nextSince, includeDeleted', () => {
     // Once a walk reaches its end the copy is exact: nothing more is named.
     expect((await read(`?updatedSince=${rest.nextSince}&includeDeleted=true`)).deleted).toEqual([]);
   });
+
+  it('a view key passes over more changes it never saw than a page examines, in short pages that are not the end', async () => {
+    const other = await server.createOrganization();
+    await server.createItems(other.id, [{ name: 'Held', sku: 'HELD', status: 'Active' }]);
+    const viewKey = (
+      await server.createKey({
+        organizationId: other.id,
+        rateLimit: null,
+        view: parseView({ where: ['status=Active'] }),
+      })
+    ).key;
+    const read = async (query: string) => {
+      const response = await server.request(`${ITEMS}${query}`, { key: viewKey });
+      expect(response.status, response.text).toBe(200);
+      return response.body as SyncPage;
+    };
+    // The copy holds HELD (Active) at this point.
+    const point = (await read('?updatedSince=2026-01-01&limit=1000')).nextSince;
+    // HELD leaves the view, then more changes the key never sees than one page examines
+    // (10,000), then HELD changes again outside the view.
+    await server.createItems(other.id, [{ sku: 'HELD', status: 'Draft' }]);
+    await server.createItems(
+      other.id,
+      Array.from({ length: 10_050 }, (_, i) => ({
+        name: `Never seen ${i}`,
+        sku: `NS-${i}`,
+        status: 'Draft' as const,
+      })),
+    );
+    await server.createItems(other.id, [{ sku: 'HELD', status: 'Inactive' }]);
+    const held = (await server.store.listItems(other.id, { limit: 1, sku: 'HELD' }))[0]?.id;
+    const query = `?updatedSince=${point}&includeDeleted=true&limit=10`;
+    // The first page examines its 10,000 changes, finds nothing the key may be told of, and
+    // says so: empty, yet with a nextCursor (not the end).
+    const first = await read(query);
+    expect(first).toMatchObject({ data: [], count: 0, deleted: [] });
+    expect(first.nextCursor).not.toBeNull();
+    const second = await read(`${query}&cursor=${first.nextCursor}`);
+    expect(second.deleted?.map((entry) => entry._id)).toEqual([held]);
+    expect(second.nextCursor).toBeNull();
+    // Resumed from the short page's nextSince, where HELD was already out of the view, the
+    // sync still names it: the token keeps where the walk began.
+    const resumed = await read(`?updatedSince=${first.nextSince}&includeDeleted=true&limit=10`);
+    expect(resumed.deleted?.map((entry) => entry._id)).toEqual([held]);
+    expect(resumed.nextCursor).toBeNull();
+  });
 });

@@ -260,12 +260,12 @@ export const ItemsPage = Type.Object({
   count: Type.Integer({ description: 'Number of items in `data`.' }),
   nextCursor: Type.Union([Type.String(), Type.Null()], {
     description:
-      'Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null.',
+      'Pass as `cursor` for the next page; null on the last page. A `search` of 3+ characters always returns full pages. One of 1–2 characters examines at most 10,000 items after the cursor (with the `status` filter) per request: when they hold fewer than `limit` matches the page is short (even empty) and `nextCursor` continues after the last item examined, so follow it until it is null. Likewise a sync (`updatedSince`) with `status`, `location` or a key view that filters items examines at most 10,000 changes per request: its page may be short (even empty) with a `nextCursor` all the same.',
   }),
   nextSince: Type.Optional(
     Type.String({
       description:
-        'Only with `updatedSince`: where this sync ended. Keep it and pass it as `updatedSince` next time to get only what changed since (on the last page it covers every change so far; on a full page, the changes up to its last one).',
+        'Only with `updatedSince`: where this sync ended. Keep it and pass it as `updatedSince` next time to get only what changed since (on the last page it covers every change so far; on any other page, the changes up to the last one it examined).',
     }),
   ),
   deleted: Type.Optional(

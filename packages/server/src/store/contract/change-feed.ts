@@ -73,10 +73,16 @@ export interface ChangePage {
   deleted: Tombstone[];
   /**
    * Continue after this number: the last change on the page when `more`, else the
-   * organization's latest change sequence number (every change up to it has been read).
+   * organization's latest change sequence number (every change up to it has been read). A page
+   * whose scan budget ran out first continues after the last change it examined.
    */
   throughSeq: number;
-  /** Whether more changes follow right now. */
+  /**
+   * Whether more changes may follow right now. A page whose query may pass over changes
+   * (store/changes.ts, skipsChanges) examines at most the store's scan budget of changes after
+   * `afterSeq` (items and tombstones together, the search's budget, store/search.ts): when it
+   * runs out before the page is full, the page is short, even empty, and `more` holds.
+   */
   more: boolean;
 }
 

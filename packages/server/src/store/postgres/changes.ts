@@ -11,16 +11,21 @@ import { statementOf } from './queries.js';
 /** The change feed on PostgreSQL: its pages, and the purge of old tombstones. */
 export abstract class PostgresChangeFeed extends PostgresInstallation implements ChangeFeedStore {
   async listChanges(organizationId: string, query: ChangeQuery): Promise<ChangePage> {
-    const statement = changeListStatement(organizationId, query);
+    const statement = changeListStatement(organizationId, query, this.scanBudget);
     // Whether the statement reads `in_scope` (as changeListStatement decides).
     const exits = query.includeDeleted && filtersRows(query.scope);
     // Rows come merged in change order; each is handed on as it is read (see onItem), so a
     // page's items need not all be alive at once.
     const builder = new ChangePageBuilder(query);
     let organizationSeq: number | undefined;
+    // Where a page that may pass over changes stopped examining them (changeListStatement).
+    let examinedThrough: number | null = null;
     const offer = (rows: Row[]): boolean => {
       for (const row of rows) {
-        organizationSeq ??= row.organization_seq as number;
+        if (organizationSeq === undefined) {
+          organizationSeq = row.organization_seq as number;
+          examinedThrough = (row.examined_through as number | null | undefined) ?? null;
+        }
         if (row.change_seq === null) continue;
         let kept: boolean;
         if (row.deleted_at !== null) {
@@ -60,7 +65,7 @@ export abstract class PostgresChangeFeed extends PostgresInstallation implements
     if (organizationSeq === undefined) {
       return { items: [], deleted: [], throughSeq: query.afterSeq, more: false };
     }
-    return builder.finish(organizationSeq);
+    return builder.finish(organizationSeq, examinedThrough);
   }
 
   async purgeTombstones(before: number): Promise<number> {

@@ -1,3 +1,4 @@
+import { skipsChanges } from '../changes.js';
 import { filtersRows, foldScope } from '../item-scope.js';
 import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
 import { unsearchable } from '../storable.js';
@@ -319,8 +320,38 @@ export function sampleSize(limit: number): number {
  * `deleted_at` is a tombstone (its item id in `id`, its number in `change_seq`); a page with
  * no change is one row whose `change_seq` is null. store/changes.ts merges them.
  */
-export function changeListStatement(organizationId: string, query: ChangeQuery): Statement {
+export function changeListStatement(
+  organizationId: string,
+  query: ChangeQuery,
+  scanBudget = DEFAULT_SCAN_BUDGET,
+): Statement {
   const params: unknown[] = [organizationId, query.afterSeq, query.limit + 1];
+  // A page that may pass over changes reads no further than its scan budget (ChangePage.more):
+  // `examined` is the budget-th change after the position (items, and tombstones when listed,
+  // read on their indexes alone), null when fewer follow, and both reads stop at it, whatever
+  // they leave out on the way. Every row carries it as `examined_through`.
+  const budgeted = skipsChanges(query);
+  let examined = '';
+  let upTo = (_column: string) => '';
+  if (budgeted) {
+    params.push(scanBudget);
+    const budget = `$${params.length}`;
+    const feed = query.includeDeleted
+      ? `(SELECT change_seq AS seq FROM items WHERE organization_id = $1 AND change_seq > $2
+           ORDER BY change_seq LIMIT ${budget})
+         UNION ALL
+         (SELECT seq FROM item_tombstones WHERE organization_id = $1 AND seq > $2
+           ORDER BY seq LIMIT ${budget})`
+      : `SELECT change_seq AS seq FROM items WHERE organization_id = $1 AND change_seq > $2`;
+    examined = `WITH examined AS MATERIALIZED (
+        SELECT CASE WHEN count(*) = ${budget} THEN max(seq) END AS through FROM (
+          SELECT seq FROM (${feed}) AS feed ORDER BY seq LIMIT ${budget}
+        ) AS window_rows
+      )
+      `;
+    upTo = (column) =>
+      ` AND ${column} <= COALESCE((SELECT through FROM examined), 9223372036854775807)`;
+  }
   let status = '';
   if (query.status !== undefined) {
     params.push(query.status);
@@ -364,14 +395,14 @@ export function changeListStatement(organizationId: string, query: ChangeQuery):
     ? `UNION ALL (
          SELECT organization_id, item_id, NULL, NULL, NULL, NULL, NULL, NULL::float8, NULL::text, NULL::json,
            NULL::bigint, NULL::bigint, seq, NULL::bigint, deleted_at${exits ? ', NULL::boolean' : ''}
-         FROM item_tombstones WHERE organization_id = $1 AND seq > $2${seenTombstone} ORDER BY seq LIMIT $3)`
+         FROM item_tombstones WHERE organization_id = $1 AND seq > $2${upTo('seq')}${seenTombstone} ORDER BY seq LIMIT $3)`
     : '';
   return {
-    sql: `SELECT o.change_seq AS organization_seq, page.*
+    sql: `${examined}SELECT o.change_seq AS organization_seq${budgeted ? ', (SELECT through FROM examined) AS examined_through' : ''}, page.*
       FROM organizations o
       LEFT JOIN (
         (SELECT ${ITEM_COLUMNS}, change_seq, created_seq, NULL::bigint AS deleted_at${inScope}
-         FROM items WHERE organization_id = $1 AND change_seq > $2${status}${location}${scopeWhere}
+         FROM items WHERE organization_id = $1 AND change_seq > $2${upTo('change_seq')}${status}${location}${scopeWhere}
          ORDER BY change_seq LIMIT $3)
         ${tombstones}
       ) AS page ON true

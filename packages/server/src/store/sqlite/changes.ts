@@ -1,8 +1,10 @@
-import { ChangePageBuilder, mergeChanges } from '../changes.js';
+import { ChangePageBuilder, mergeChanges, skipsChanges } from '../changes.js';
 import { filtersRows } from '../item-scope.js';
 import type { Row } from '../rows.js';
+import { DEFAULT_SCAN_BUDGET } from '../search.js';
 import type { ChangeFeedStore, ChangePage, ChangeQuery } from '../types.js';
 import { seenSinceSql } from './before-images.js';
+import type { SqliteStoreOptions } from './connection.js';
 import { SqliteInstallation } from './installation.js';
 import { ITEM_COLUMNS, toChangedItemFromRaw } from './item-rows.js';
 import { scopeSql } from './item-scope.js';
@@ -14,8 +16,32 @@ const PURGE_BATCH = 10_000;
 const STOCKED_AT = ` AND EXISTS (SELECT 1 FROM item_stock s WHERE s.organization_id = items.organization_id
   AND s.item_id = items.id AND s.location_code = ? AND s.quantity > 0)`;
 
+/**
+ * The budget-th change after a position, read on the indexes alone ((organization_id,
+ * change_seq) and the tombstones' primary key): where a page that may pass over changes stops
+ * examining them (ChangePage.more). Parameters: organization, position, offset (budget - 1).
+ */
+const ITEMS_EXAMINED_THROUGH = `SELECT change_seq FROM items WHERE organization_id = ? AND change_seq > ?
+  ORDER BY change_seq LIMIT 1 OFFSET ?`;
+/** The same over items and tombstones in change order: organization, position, budget, twice, then the offset. */
+const CHANGES_EXAMINED_THROUGH = `SELECT seq FROM (
+    SELECT seq FROM (SELECT change_seq AS seq FROM items WHERE organization_id = ? AND change_seq > ?
+      ORDER BY change_seq LIMIT ?)
+    UNION ALL
+    SELECT seq FROM (SELECT seq FROM item_tombstones WHERE organization_id = ? AND seq > ?
+      ORDER BY seq LIMIT ?)
+  ) ORDER BY seq LIMIT 1 OFFSET ?`;
+
 /** The change feed on SQLite: the change clock of writes, and the feed's pages. */
 export abstract class SqliteChangeFeed extends SqliteInstallation implements ChangeFeedStore {
+  /** Changes a page that may pass over some examines at most (the search's scan budget). */
+  private readonly changeScanBudget: number;
+
+  constructor(file: string, options: SqliteStoreOptions = {}) {
+    super(file, options);
+    this.changeScanBudget = options.searchLimits?.scanBudget ?? DEFAULT_SCAN_BUDGET;
+  }
+
   /**
    * The change numbers of one write transaction of an organization (run it under the write
    * lock): the first is max(the organization's last + 1, now × 1000), then one more per change,
@@ -59,6 +85,13 @@ export abstract class SqliteChangeFeed extends SqliteInstallation implements Cha
         }
         // One more of each than the page holds says whether anything follows it.
         const fetch = query.limit + 1;
+        // A page that may pass over changes reads no further than its scan budget: the statements
+        // below stop at the budget-th change, whatever they leave out on the way (a key's view
+        // after many changes of items it never saw would otherwise read them all, every page).
+        const examinedThrough = skipsChanges(query)
+          ? this.examinedThrough(organizationId, query)
+          : null;
+        const bounded = examinedThrough === null ? [] : [examinedThrough];
         // The key's scope: rows outside it are left out, or, when deletions are listed, read
         // with a flag that turns them into the key's deletions (a last column, `in_scope`), and
         // only those the key could have seen (seenAfterSeq; the tombstones likewise).
@@ -81,9 +114,15 @@ export abstract class SqliteChangeFeed extends SqliteInstallation implements Cha
           ? (
               this.stmt(
                 `SELECT item_id, deleted_at, seq FROM item_tombstones
-                 WHERE organization_id = ? AND seq > ?${seenTombstone.sql === '' ? '' : ` AND ${seenTombstone.sql}`}
+                 WHERE organization_id = ? AND seq > ?${examinedThrough === null ? '' : ' AND seq <= ?'}${seenTombstone.sql === '' ? '' : ` AND ${seenTombstone.sql}`}
                  ORDER BY seq LIMIT ?`,
-              ).all(organizationId, query.afterSeq, ...seenTombstone.params, fetch) as Row[]
+              ).all(
+                organizationId,
+                query.afterSeq,
+                ...bounded,
+                ...seenTombstone.params,
+                fetch,
+              ) as Row[]
             ).map((row) => ({
               id: row.item_id as string,
               deletedAt: row.deleted_at as number,
@@ -100,12 +139,13 @@ export abstract class SqliteChangeFeed extends SqliteInstallation implements Cha
         // Items one row at a time, each handed on before the next is read (see onItem).
         const rows = this.rawStmt(
           `SELECT ${ITEM_COLUMNS}, change_seq, created_seq${exits ? `, (1${scope.sql}) AS in_scope` : ''} FROM items
-           WHERE organization_id = ? AND change_seq > ?${query.status === undefined ? '' : ' AND status = ?'}${query.location === undefined ? '' : STOCKED_AT}${exits ? '' : scope.sql}${seenItem.sql === '' ? '' : ` AND (in_scope = 1 OR ${seenItem.sql})`}
+           WHERE organization_id = ? AND change_seq > ?${examinedThrough === null ? '' : ' AND change_seq <= ?'}${query.status === undefined ? '' : ' AND status = ?'}${query.location === undefined ? '' : STOCKED_AT}${exits ? '' : scope.sql}${seenItem.sql === '' ? '' : ` AND (in_scope = 1 OR ${seenItem.sql})`}
            ORDER BY change_seq LIMIT ?`,
         ).iterate(
           ...(exits ? scope.params : []),
           organizationId,
           query.afterSeq,
+          ...bounded,
           ...(query.status === undefined ? [] : [query.status]),
           ...(query.location === undefined ? [] : [query.location]),
           ...(exits ? [] : scope.params),
@@ -124,9 +164,30 @@ export abstract class SqliteChangeFeed extends SqliteInstallation implements Cha
               { left: (row) => row[row.length - 1] !== 1, since: query.scopeSince ?? 0 }
             : undefined,
         );
-        return builder.finish(organization.change_seq);
+        return builder.finish(organization.change_seq, examinedThrough);
       })(),
     );
+  }
+
+  /** The last change a page may examine (its budget-th), or null when fewer follow. */
+  private examinedThrough(organizationId: string, query: ChangeQuery): number | null {
+    const budget = this.changeScanBudget;
+    const seq = query.includeDeleted
+      ? this.stmt(CHANGES_EXAMINED_THROUGH)
+          .pluck()
+          .get(
+            organizationId,
+            query.afterSeq,
+            budget,
+            organizationId,
+            query.afterSeq,
+            budget,
+            budget - 1,
+          )
+      : this.stmt(ITEMS_EXAMINED_THROUGH)
+          .pluck()
+          .get(organizationId, query.afterSeq, budget - 1);
+    return (seq as number | undefined) ?? null;
   }
 
   async purgeTombstones(before: number): Promise<number> {
