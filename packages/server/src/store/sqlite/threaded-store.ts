@@ -25,7 +25,7 @@ import type {
   WebhookStore,
 } from '../types.js';
 import { StoreUnavailableError } from '../types.js';
-import { LOCK_POLL_MS } from './lock-sharing.js';
+import { BULK_PAUSE_MS, LOCK_POLL_MS } from './lock-sharing.js';
 import { SqliteStore } from './sqlite-store.js';
 import { SqliteThreads, type SqliteThreadsOptions } from './sqlite-threads.js';
 
@@ -46,6 +46,9 @@ const LOCAL_READS = new Set([
   'isMember',
   'getRemaining',
 ]);
+
+/** How long a quota charge waiting for the lock tries every LOCK_POLL_MS (then less often). */
+const POLL_QUICKLY_MS = 50;
 
 /** A query as it can cross to a thread: its callbacks stay here. */
 function withoutCallbacks<T extends object>(query: T): T {
@@ -224,14 +227,37 @@ export class ThreadedSqliteStore implements Store {
     return this.charge('refundQuota', keyId);
   }
 
-  /** A quota charge or refund on `charger` (see there), or on the writer thread without one. */
-  private async charge(
-    method: 'consumeQuota' | 'refundQuota',
-    keyId: string,
-  ): Promise<number | null> {
+  /** The last charge in line: charges wait for the lock one at a time (see `charge`). */
+  private chargeLine: Promise<unknown> = Promise.resolve();
+
+  /**
+   * A quota charge or refund on `charger` (see there), or on the writer thread without one.
+   * Charges take their turn in one line, so only the first of them polls while another
+   * connection holds the lock (a dozen charges polling each every millisecond kept the serving
+   * thread busy while another process held the lock for seconds); each fails with
+   * StoreUnavailableError DATABASE_TIMEOUT_MS after it arrived, its time in line included.
+   */
+  private charge(method: 'consumeQuota' | 'refundQuota', keyId: string): Promise<number | null> {
     const charger = this.charger;
     if (!charger || this.threads.closing) return this.call(method, keyId);
     const deadline = Date.now() + this.threads.timeoutMs;
+    const turn = this.chargeLine.then(() => this.chargeWhenFree(charger, method, keyId, deadline));
+    this.chargeLine = turn.catch(() => {});
+    return turn;
+  }
+
+  /**
+   * Tries the statement until the lock is free: every LOCK_POLL_MS for the first
+   * POLL_QUICKLY_MS (a bulk write's transaction), then every BULK_PAUSE_MS, which still
+   * finds each of its pauses.
+   */
+  private async chargeWhenFree(
+    charger: SqliteStore,
+    method: 'consumeQuota' | 'refundQuota',
+    keyId: string,
+    deadline: number,
+  ): Promise<number | null> {
+    const started = Date.now();
     for (;;) {
       try {
         return await charger[method](keyId);
@@ -240,7 +266,9 @@ export class ThreadedSqliteStore implements Store {
         if (!(error instanceof StoreUnavailableError) || Date.now() >= deadline) throw error;
         if (this.threads.closing) throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      const waited = Date.now() - started;
+      const pause = waited < POLL_QUICKLY_MS ? LOCK_POLL_MS : BULK_PAUSE_MS;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, deadline - Date.now())));
     }
   }
   getRemaining(keyId: string): Promise<number | null> {
