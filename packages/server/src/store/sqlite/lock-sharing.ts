@@ -5,11 +5,12 @@
  * A bulk write (an organization delete, an import's batches, the search index of a bulk load)
  * commits in transactions of about BULK_TRANSACTION_MS and leaves the lock free for
  * BULK_PAUSE_MS after each. A charge waiting for the lock tries again every LOCK_POLL_MS
- * (takeWriteLock), so it gets in during the first pause: it waits at most about one
- * transaction. SQLite's own busy handler would not do: it sleeps 1, 2, 5, 10, 15, 20, 25, 25,
- * 25, 50, 50, then 100 ms between tries, and misses a pause that short. Measured (BENCHMARKS.md,
- * "Heavy writes"): with one transaction for the whole write, a charge waited seconds, or failed
- * with 503 after DATABASE_TIMEOUT_MS.
+ * (ThreadedSqliteStore's charges, SqliteConnection.writeLocked), so it gets in during the first
+ * pause: it waits for about one transaction. SQLite's own busy handler would not do: it sleeps
+ * 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, then 100 ms between tries, and misses a pause that
+ * short. Measured (BENCHMARKS.md, "Heavy writes"): with one transaction for the whole write, a
+ * charge waited seconds, or failed with 503 after DATABASE_TIMEOUT_MS. A transaction still runs
+ * long when FTS5 merges index segments inside it (hundreds of ms, now and then).
  */
 
 /** What one transaction of a bulk write aims to hold the write lock for. */
