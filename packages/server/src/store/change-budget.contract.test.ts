@@ -247,6 +247,29 @@ for (const { engine, skip } of LEGS) {
           expect(rowsRead(plan, ['items', 'item_tombstones'])).toBeLessThanOrEqual(3 * BUDGET);
         },
       );
+
+      it.skipIf(engine.name !== 'postgres')(
+        'a page that fills within its first slice never reads the budget',
+        async () => {
+          // Draft items are most of the changes: a page of 1 fills within the first 4.
+          const statement = changeListStatement(
+            org,
+            { afterSeq: point, limit: 1, includeDeleted: false, status: 'Draft' },
+            BUDGET,
+          );
+          const [row] = await sql(
+            `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.sql}`,
+            statement.params,
+          );
+          const explained = row?.['QUERY PLAN'];
+          const plan = (
+            (typeof explained === 'string' ? JSON.parse(explained) : explained) as Array<{
+              Plan: PlanNode;
+            }>
+          )[0]?.Plan as PlanNode;
+          expect(rowsRead(plan, ['items', 'item_tombstones'])).toBeLessThan(BUDGET / 2);
+        },
+      );
     },
   );
 }

@@ -15,6 +15,16 @@ export function skipsChanges(query: ChangeQuery): boolean {
 }
 
 /**
+ * How many changes the next slice of a budgeted page examines (skipsChanges), after `examined`:
+ * first what a full page needs when most changes are offered, then three times all examined so
+ * far, up to the budget. A page that fills early pays for a few hundred changes, not the whole
+ * budget; one that passes over everything examines the budget in four or five slices.
+ */
+export function changeSliceSize(limit: number, examined: number, budget: number): number {
+  return Math.max(1, Math.min(budget - examined, Math.max(2 * (limit + 1), 3 * examined)));
+}
+
+/**
  * One page of an organization's change feed, the same on every engine, from what the engine
  * reads in one snapshot: the organization's latest change number, and up to `limit + 1` items
  * and `limit + 1` tombstones after the position, each kind offered in change order (tombstones
@@ -37,6 +47,16 @@ export class ChangePageBuilder {
   constructor(private readonly query: ChangeQuery) {
     this.page = { items: [], deleted: [], throughSeq: query.afterSeq, more: false };
     this.last = query.afterSeq;
+  }
+
+  /** Whether a change was refused: the page is full and more follow. */
+  get full(): boolean {
+    return this.page.more;
+  }
+
+  /** How many more changes the page can keep. */
+  get room(): number {
+    return this.query.limit - this.kept;
   }
 
   /** Keeps the item, or returns false when the page is full (the page then says more follow). */

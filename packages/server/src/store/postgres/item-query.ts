@@ -1,4 +1,4 @@
-import { skipsChanges } from '../changes.js';
+import { changeSliceSize, skipsChanges } from '../changes.js';
 import { filtersRows, foldScope } from '../item-scope.js';
 import { DEFAULT_SCAN_BUDGET, isShortNeedle } from '../search.js';
 import { unsearchable } from '../storable.js';
@@ -326,32 +326,7 @@ export function changeListStatement(
   scanBudget = DEFAULT_SCAN_BUDGET,
 ): Statement {
   const params: unknown[] = [organizationId, query.afterSeq, query.limit + 1];
-  // A page that may pass over changes reads no further than its scan budget (ChangePage.more):
-  // `examined` is the budget-th change after the position (items, and tombstones when listed,
-  // read on their indexes alone), null when fewer follow, and both reads stop at it, whatever
-  // they leave out on the way. Every row carries it as `examined_through`.
   const budgeted = skipsChanges(query);
-  let examined = '';
-  let upTo = (_column: string) => '';
-  if (budgeted) {
-    params.push(scanBudget);
-    const budget = `$${params.length}`;
-    const feed = query.includeDeleted
-      ? `(SELECT change_seq AS seq FROM items WHERE organization_id = $1 AND change_seq > $2
-           ORDER BY change_seq LIMIT ${budget})
-         UNION ALL
-         (SELECT seq FROM item_tombstones WHERE organization_id = $1 AND seq > $2
-           ORDER BY seq LIMIT ${budget})`
-      : `SELECT change_seq AS seq FROM items WHERE organization_id = $1 AND change_seq > $2`;
-    examined = `WITH examined AS MATERIALIZED (
-        SELECT CASE WHEN count(*) = ${budget} THEN max(seq) END AS through FROM (
-          SELECT seq FROM (${feed}) AS feed ORDER BY seq LIMIT ${budget}
-        ) AS window_rows
-      )
-      `;
-    upTo = (column) =>
-      ` AND ${column} <= COALESCE((SELECT through FROM examined), 9223372036854775807)`;
-  }
   let status = '';
   if (query.status !== undefined) {
     params.push(query.status);
@@ -391,6 +366,51 @@ export function changeListStatement(
       params,
     )}`;
   }
+  const itemsWhere = `${status}${location}${scopeWhere}`;
+  // A page that may pass over changes reads no further than its scan budget (ChangePage.more):
+  // `examined` is where both reads stop, whatever they leave out on the way, carried by every
+  // row as `examined_through` (null: to the feed's end). First a slice of the changes a full
+  // page needs when most are offered (changeSliceSize), read on the indexes alone: when it
+  // offers more than the page holds, the page ends within it; else the budget-th change, read
+  // only then (a CASE evaluates its branches in order), so a page that fills early never reads
+  // the whole budget. Null when fewer changes follow than the slice or the budget.
+  let examined = '';
+  let upTo = (_column: string) => '';
+  if (budgeted) {
+    params.push(changeSliceSize(query.limit, 0, scanBudget));
+    const slice = `$${params.length}`;
+    params.push(scanBudget);
+    const budget = `$${params.length}`;
+    const nth = (size: string) => {
+      const feed = query.includeDeleted
+        ? `(SELECT change_seq AS seq FROM items WHERE organization_id = $1 AND change_seq > $2
+             ORDER BY change_seq LIMIT ${size})
+           UNION ALL
+           (SELECT seq FROM item_tombstones WHERE organization_id = $1 AND seq > $2
+             ORDER BY seq LIMIT ${size})`
+        : `SELECT change_seq AS seq FROM items WHERE organization_id = $1 AND change_seq > $2`;
+      return `SELECT CASE WHEN count(*) = ${size} THEN max(seq) END AS through FROM (
+          SELECT seq FROM (${feed}) AS feed ORDER BY seq LIMIT ${size}
+        ) AS window_rows`;
+    };
+    const inSlice = (column: string) =>
+      ` AND ${column} <= COALESCE((SELECT through FROM slice_end), 9223372036854775807)`;
+    const offered = `SELECT count(*) FROM (
+          (SELECT 1 FROM items WHERE organization_id = $1 AND change_seq > $2${inSlice('change_seq')}${itemsWhere} LIMIT $3)
+          ${query.includeDeleted ? `UNION ALL (SELECT 1 FROM item_tombstones WHERE organization_id = $1 AND seq > $2${inSlice('seq')}${seenTombstone} LIMIT $3)` : ''}
+        ) AS offered`;
+    examined = `WITH slice_end AS MATERIALIZED (${nth(slice)}),
+      examined AS MATERIALIZED (
+        SELECT CASE
+          WHEN (SELECT through FROM slice_end) IS NULL THEN NULL
+          WHEN (${offered}) >= $3 THEN (SELECT through FROM slice_end)
+          ELSE (SELECT through FROM (${nth(budget)}) AS budget_end)
+        END AS through
+      )
+      `;
+    upTo = (column) =>
+      ` AND ${column} <= COALESCE((SELECT through FROM examined), 9223372036854775807)`;
+  }
   const tombstones = query.includeDeleted
     ? `UNION ALL (
          SELECT organization_id, item_id, NULL, NULL, NULL, NULL, NULL, NULL::float8, NULL::text, NULL::json,
@@ -402,7 +422,7 @@ export function changeListStatement(
       FROM organizations o
       LEFT JOIN (
         (SELECT ${ITEM_COLUMNS}, change_seq, created_seq, NULL::bigint AS deleted_at${inScope}
-         FROM items WHERE organization_id = $1 AND change_seq > $2${upTo('change_seq')}${status}${location}${scopeWhere}
+         FROM items WHERE organization_id = $1 AND change_seq > $2${upTo('change_seq')}${itemsWhere}
          ORDER BY change_seq LIMIT $3)
         ${tombstones}
       ) AS page ON true

@@ -1,4 +1,4 @@
-import { ChangePageBuilder, mergeChanges, skipsChanges } from '../changes.js';
+import { ChangePageBuilder, changeSliceSize, mergeChanges, skipsChanges } from '../changes.js';
 import { filtersRows } from '../item-scope.js';
 import type { Row } from '../rows.js';
 import { DEFAULT_SCAN_BUDGET } from '../search.js';
@@ -17,13 +17,14 @@ const STOCKED_AT = ` AND EXISTS (SELECT 1 FROM item_stock s WHERE s.organization
   AND s.item_id = items.id AND s.location_code = ? AND s.quantity > 0)`;
 
 /**
- * The budget-th change after a position, read on the indexes alone ((organization_id,
- * change_seq) and the tombstones' primary key): where a page that may pass over changes stops
- * examining them (ChangePage.more). Parameters: organization, position, offset (budget - 1).
+ * The size-th change after a position, read on the indexes alone ((organization_id,
+ * change_seq) and the tombstones' primary key): where a slice of a page that may pass over
+ * changes stops examining them (ChangePage.more). Parameters: organization, position, offset
+ * (size - 1).
  */
 const ITEMS_EXAMINED_THROUGH = `SELECT change_seq FROM items WHERE organization_id = ? AND change_seq > ?
   ORDER BY change_seq LIMIT 1 OFFSET ?`;
-/** The same over items and tombstones in change order: organization, position, budget, twice, then the offset. */
+/** The same over items and tombstones in change order: organization, position, size, twice, then the offset. */
 const CHANGES_EXAMINED_THROUGH = `SELECT seq FROM (
     SELECT seq FROM (SELECT change_seq AS seq FROM items WHERE organization_id = ? AND change_seq > ?
       ORDER BY change_seq LIMIT ?)
@@ -83,110 +84,126 @@ export abstract class SqliteChangeFeed extends SqliteInstallation implements Cha
         if (!organization) {
           return { items: [], deleted: [], throughSeq: query.afterSeq, more: false };
         }
-        // One more of each than the page holds says whether anything follows it.
-        const fetch = query.limit + 1;
-        // A page that may pass over changes reads no further than its scan budget: the statements
-        // below stop at the budget-th change, whatever they leave out on the way (a key's view
-        // after many changes of items it never saw would otherwise read them all, every page).
-        const examinedThrough = skipsChanges(query)
-          ? this.examinedThrough(organizationId, query)
-          : null;
-        const bounded = examinedThrough === null ? [] : [examinedThrough];
-        // The key's scope: rows outside it are left out, or, when deletions are listed, read
-        // with a flag that turns them into the key's deletions (a last column, `in_scope`), and
-        // only those the key could have seen (seenAfterSeq; the tombstones likewise).
-        const scope = scopeSql(query.scope, 'items');
-        const exits = query.includeDeleted && filtersRows(query.scope);
-        const seen = (ref: Parameters<typeof seenSinceSql>[2]) =>
-          exits && query.scope !== undefined && query.seenAfterSeq !== undefined
-            ? seenSinceSql(query.scope, query.seenAfterSeq, ref)
-            : { sql: '', params: [] };
-        const seenTombstone = seen({
-          organization: 'item_tombstones.organization_id',
-          item: 'item_tombstones.item_id',
-          tombstone: 'item_tombstones.seq',
-        });
-        // Tombstones first (at most limit + 1), so the items can be read as an iterator and
-        // merged with them in one pass. The iterator must be closed before the transaction
-        // ends: better-sqlite3 refuses the COMMIT, any write and this statement's next run
-        // while it is open (mergeChanges closes it when the page is full).
-        const tombstones = query.includeDeleted
-          ? (
-              this.stmt(
-                `SELECT item_id, deleted_at, seq FROM item_tombstones
-                 WHERE organization_id = ? AND seq > ?${examinedThrough === null ? '' : ' AND seq <= ?'}${seenTombstone.sql === '' ? '' : ` AND ${seenTombstone.sql}`}
-                 ORDER BY seq LIMIT ?`,
-              ).all(
-                organizationId,
-                query.afterSeq,
-                ...bounded,
-                ...seenTombstone.params,
-                fetch,
-              ) as Row[]
-            ).map((row) => ({
-              id: row.item_id as string,
-              deletedAt: row.deleted_at as number,
-              seq: row.seq as number,
-            }))
-          : [];
-        // Every row read is offered (a row the key never saw is not read at all), so the page
-        // is full when rows follow it.
-        const seenItem = seen({
-          organization: 'items.organization_id',
-          item: 'items.id',
-          tombstone: null,
-        });
-        // Items one row at a time, each handed on before the next is read (see onItem).
-        const rows = this.rawStmt(
-          `SELECT ${ITEM_COLUMNS}, change_seq, created_seq${exits ? `, (1${scope.sql}) AS in_scope` : ''} FROM items
-           WHERE organization_id = ? AND change_seq > ?${examinedThrough === null ? '' : ' AND change_seq <= ?'}${query.status === undefined ? '' : ' AND status = ?'}${query.location === undefined ? '' : STOCKED_AT}${exits ? '' : scope.sql}${seenItem.sql === '' ? '' : ` AND (in_scope = 1 OR ${seenItem.sql})`}
-           ORDER BY change_seq LIMIT ?`,
-        ).iterate(
-          ...(exits ? scope.params : []),
-          organizationId,
-          query.afterSeq,
-          ...bounded,
-          ...(query.status === undefined ? [] : [query.status]),
-          ...(query.location === undefined ? [] : [query.location]),
-          ...(exits ? [] : scope.params),
-          ...seenItem.params,
-          fetch,
-        ) as IterableIterator<unknown[]>;
         const builder = new ChangePageBuilder(query);
-        mergeChanges(
-          builder,
-          rows,
-          toChangedItemFromRaw,
-          tombstones,
-          exits
-            ? // Out unless the scope surely holds: its conditions give NULL as well as 0 (an
-              // empty status list is `IN (NULL)`), and a WHERE would leave such a row out too.
-              { left: (row) => row[row.length - 1] !== 1, since: query.scopeSince ?? 0 }
-            : undefined,
-        );
-        return builder.finish(organization.change_seq, examinedThrough);
+        if (!skipsChanges(query)) {
+          this.readSlice(organizationId, query, builder, query.afterSeq, null);
+          return builder.finish(organization.change_seq);
+        }
+        // A page that may pass over changes examines at most its scan budget of them (a key's
+        // view after many changes of items it never saw would otherwise read them all, every
+        // page), in slices that grow until the page is full (changeSliceSize): each slice's
+        // statements stop at its last change, whatever they leave out on the way.
+        const budget = this.changeScanBudget;
+        let afterSeq = query.afterSeq;
+        let examined = 0;
+        for (;;) {
+          const size = changeSliceSize(query.limit, examined, budget);
+          const end = this.sliceEnd(organizationId, query.includeDeleted, afterSeq, size);
+          this.readSlice(organizationId, query, builder, afterSeq, end);
+          if (builder.full || end === null) return builder.finish(organization.change_seq);
+          examined += size;
+          afterSeq = end;
+          if (examined >= budget) return builder.finish(organization.change_seq, end);
+        }
       })(),
     );
   }
 
-  /** The last change a page may examine (its budget-th), or null when fewer follow. */
-  private examinedThrough(organizationId: string, query: ChangeQuery): number | null {
-    const budget = this.changeScanBudget;
-    const seq = query.includeDeleted
+  /**
+   * Offers the changes in (afterSeq, end] (to the feed's end when `end` is null) to the
+   * builder, as many as it has room for and one more of each kind, which says whether any
+   * follow. Runs inside listChanges's read transaction.
+   */
+  private readSlice(
+    organizationId: string,
+    query: ChangeQuery,
+    builder: ChangePageBuilder,
+    afterSeq: number,
+    end: number | null,
+  ): void {
+    const fetch = builder.room + 1;
+    const bounded = end === null ? [] : [end];
+    // The key's scope: rows outside it are left out, or, when deletions are listed, read
+    // with a flag that turns them into the key's deletions (a last column, `in_scope`), and
+    // only those the key could have seen (seenAfterSeq; the tombstones likewise).
+    const scope = scopeSql(query.scope, 'items');
+    const exits = query.includeDeleted && filtersRows(query.scope);
+    const seen = (ref: Parameters<typeof seenSinceSql>[2]) =>
+      exits && query.scope !== undefined && query.seenAfterSeq !== undefined
+        ? seenSinceSql(query.scope, query.seenAfterSeq, ref)
+        : { sql: '', params: [] };
+    const seenTombstone = seen({
+      organization: 'item_tombstones.organization_id',
+      item: 'item_tombstones.item_id',
+      tombstone: 'item_tombstones.seq',
+    });
+    // Tombstones first (at most fetch), so the items can be read as an iterator and merged
+    // with them in one pass. The iterator must be closed before the transaction ends:
+    // better-sqlite3 refuses the COMMIT, any write and this statement's next run while it is
+    // open (mergeChanges closes it when the page is full).
+    const tombstones = query.includeDeleted
+      ? (
+          this.stmt(
+            `SELECT item_id, deleted_at, seq FROM item_tombstones
+             WHERE organization_id = ? AND seq > ?${end === null ? '' : ' AND seq <= ?'}${seenTombstone.sql === '' ? '' : ` AND ${seenTombstone.sql}`}
+             ORDER BY seq LIMIT ?`,
+          ).all(organizationId, afterSeq, ...bounded, ...seenTombstone.params, fetch) as Row[]
+        ).map((row) => ({
+          id: row.item_id as string,
+          deletedAt: row.deleted_at as number,
+          seq: row.seq as number,
+        }))
+      : [];
+    // Every row read is offered (a row the key never saw is not read at all), so the page
+    // is full when rows follow it.
+    const seenItem = seen({
+      organization: 'items.organization_id',
+      item: 'items.id',
+      tombstone: null,
+    });
+    // Items one row at a time, each handed on before the next is read (see onItem).
+    const rows = this.rawStmt(
+      `SELECT ${ITEM_COLUMNS}, change_seq, created_seq${exits ? `, (1${scope.sql}) AS in_scope` : ''} FROM items
+       WHERE organization_id = ? AND change_seq > ?${end === null ? '' : ' AND change_seq <= ?'}${query.status === undefined ? '' : ' AND status = ?'}${query.location === undefined ? '' : STOCKED_AT}${exits ? '' : scope.sql}${seenItem.sql === '' ? '' : ` AND (in_scope = 1 OR ${seenItem.sql})`}
+       ORDER BY change_seq LIMIT ?`,
+    ).iterate(
+      ...(exits ? scope.params : []),
+      organizationId,
+      afterSeq,
+      ...bounded,
+      ...(query.status === undefined ? [] : [query.status]),
+      ...(query.location === undefined ? [] : [query.location]),
+      ...(exits ? [] : scope.params),
+      ...seenItem.params,
+      fetch,
+    ) as IterableIterator<unknown[]>;
+    mergeChanges(
+      builder,
+      rows,
+      toChangedItemFromRaw,
+      tombstones,
+      exits
+        ? // Out unless the scope surely holds: its conditions give NULL as well as 0 (an
+          // empty status list is `IN (NULL)`), and a WHERE would leave such a row out too.
+          { left: (row) => row[row.length - 1] !== 1, since: query.scopeSince ?? 0 }
+        : undefined,
+    );
+  }
+
+  /** The size-th change after a position (items, and tombstones when listed), or null when fewer follow. */
+  private sliceEnd(
+    organizationId: string,
+    includeDeleted: boolean,
+    afterSeq: number,
+    size: number,
+  ): number | null {
+    const seq = includeDeleted
       ? this.stmt(CHANGES_EXAMINED_THROUGH)
           .pluck()
-          .get(
-            organizationId,
-            query.afterSeq,
-            budget,
-            organizationId,
-            query.afterSeq,
-            budget,
-            budget - 1,
-          )
+          .get(organizationId, afterSeq, size, organizationId, afterSeq, size, size - 1)
       : this.stmt(ITEMS_EXAMINED_THROUGH)
           .pluck()
-          .get(organizationId, query.afterSeq, budget - 1);
+          .get(organizationId, afterSeq, size - 1);
     return (seq as number | undefined) ?? null;
   }
 
