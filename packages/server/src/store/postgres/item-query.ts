@@ -318,7 +318,9 @@ export function sampleSize(limit: number): number {
  * `includeDeleted`, up to `limit + 1` tombstones after the position, each in change order
  * through (organization_id, change_seq) and the tombstones' primary key. A row with
  * `deleted_at` is a tombstone (its item id in `id`, its number in `change_seq`); a page with
- * no change is one row whose `change_seq` is null. store/changes.ts merges them.
+ * no change is one row whose `change_seq` is null. store/changes.ts merges them. A page that
+ * may pass over changes (skipsChanges) reads at most `scanBudget` of them, and every row says
+ * where it stopped (`examined_through`, see below).
  */
 export function changeListStatement(
   organizationId: string,
