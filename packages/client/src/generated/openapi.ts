@@ -672,7 +672,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Needs no key. 200 when this process should receive traffic: the database answers, and Redis when it is configured, each within one second. 503 `SERVICE_UNAVAILABLE` naming what is not ready (the database, Redis, or the process is shutting down: it answers 503 from the moment it receives SIGTERM or SIGINT). Never rate limited.
+         * @description Needs no key. 200 when this process should receive traffic: the database answers within one second and the process is not shutting down. A configured Redis is reported in `checks` (and `status` is `degraded` when it does not answer) but does not fail readiness: each instance then serves on its local fallback rate limiter. 503 `SERVICE_UNAVAILABLE` naming what is not ready (the database, or the process is shutting down: it answers 503 from the moment it receives SIGTERM or SIGINT). Never rate limited.
          */
         get: {
             parameters: {
@@ -939,10 +939,10 @@ export interface components {
         };
         /** ReadyResponse */
         ReadyResponse: {
-            /** @enum {string} */
-            status: "ok";
+            /** @description `degraded` when Redis is configured and does not answer: still ready. */
+            status: "ok" | "degraded";
             /**
-             * @description What was checked: the database, and Redis when it is configured.
+             * @description What was checked: the database (always `ok` in a 200), and Redis when it is configured (`ok`, `down`, or `timeout` when it did not answer within one second).
              * @example {
              *       "database": "ok"
              *     }
@@ -950,9 +950,13 @@ export interface components {
              *       "database": "ok",
              *       "redis": "ok"
              *     }
+             * @example {
+             *       "database": "ok",
+             *       "redis": "down"
+             *     }
              */
             checks: {
-                [key: string]: "ok";
+                [key: string]: "ok" | "down" | "timeout";
             };
         };
     };
