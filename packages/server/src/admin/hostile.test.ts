@@ -46,14 +46,21 @@ const CONTENT_TYPES = [
 const RUNS = 300;
 
 let t: AdminTestServer;
+/** The organization of the blocks after the fuzz. */
 let orgSlug: string;
+/** The fuzz's own: its random requests may delete it (DELETE with no query or a dry run of "maybe"). */
+let fuzzedSlug: string;
 let keyId: string;
+let fuzzedKeyId: string;
 
 beforeAll(async () => {
   t = await startAdminTestServer({ captureLogs: true });
   const org = await t.server.createOrganization();
   orgSlug = org.slug;
   keyId = (await t.server.createKey({ organizationId: org.id })).record.id;
+  const fuzzed = await t.server.createOrganization();
+  fuzzedSlug = fuzzed.slug;
+  fuzzedKeyId = (await t.server.createKey({ organizationId: fuzzed.id })).record.id;
 });
 afterAll(() => t?.close());
 
@@ -122,8 +129,8 @@ describe('the admin host under arbitrary requests', () => {
         body,
         async (method, template, org, key, query, contentType, payload) => {
           const path = template
-            .replace('{org}', org === 'ORG' ? orgSlug : org)
-            .replace('{key}', key === 'KEY' ? keyId : key);
+            .replace('{org}', org === 'ORG' ? fuzzedSlug : org)
+            .replace('{key}', key === 'KEY' ? fuzzedKeyId : key);
           const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` };
           if (contentType !== '' && payload !== undefined) headers['content-type'] = contentType;
           const sendsBody = payload !== undefined && !['GET', 'HEAD'].includes(method);
