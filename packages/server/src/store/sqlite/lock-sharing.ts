@@ -10,7 +10,10 @@
  * 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, then 100 ms between tries, and misses a pause that
  * short. Measured (BENCHMARKS.md, "Heavy writes"): with one transaction for the whole write, a
  * charge waited seconds, or failed with 503 after DATABASE_TIMEOUT_MS. A transaction still runs
- * long when FTS5 merges index segments inside it (hundreds of ms, now and then).
+ * long (hundreds of ms, now and then) when FTS5 does work inside it that no row count bounds:
+ * merging items_search's segments (dropping deleted rows' postings above all), and deleting from
+ * the field indexes (contentless_delete). Suspending FTS5's merges during the write only moves
+ * them, in one longer step, to the next write (BENCHMARKS.md, "Heavy writes").
  */
 
 /** What one transaction of a bulk write aims to hold the write lock for. */
