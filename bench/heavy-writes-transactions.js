@@ -3,8 +3,9 @@
 // in process, with no server: SqliteStore.deleteOrganization of an organization of N items, and
 // the search index of N queued rows built in parts (SqliteStore.indexPendingInParts, what an
 // import does at its end). Prints the longest transactions and how many pass 50 / 100 ms, for
-// FTS5 settings given as SQL (run on the store's connection before the write). Times include
-// the WAL checkpoints the connection runs after some commits, which do not hold the lock.
+// FTS5 settings given as SQL (run on the store's connection before the write). The connection's
+// automatic WAL checkpoints are off: one runs after a commit, once the write lock is released,
+// and timed with the transaction it would look like a long one.
 //
 //   node bench/heavy-writes-transactions.js        (on a built tree: npx tsc -b packages/server/tsconfig.build.json)
 //   options: --write delete|index (delete)  --items N (200000)
@@ -110,6 +111,7 @@ copyFileSync(await fixture(), file);
 const store = new SqliteStore(file);
 // The store's own connection (protected members, reached from outside for the measurement).
 if (opts.settings) store.db.exec(opts.settings);
+store.db.pragma('wal_autocheckpoint = 0');
 const times = [];
 const run = store.run.bind(store);
 store.run = (work) => {

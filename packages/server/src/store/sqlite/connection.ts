@@ -11,6 +11,14 @@ import {
 } from './item-scope.js';
 import type { SearchLimits } from './item-search.js';
 import { ChunkSizer, LOCK_POLL_MS, pauseForOtherWriters, sleepSync } from './lock-sharing.js';
+import {
+  MAX_MERGE_STEPS,
+  mergeSearchStep,
+  restoreSearchMerges,
+  SEARCH_INDEXES,
+  searchMergesSuspended,
+  suspendSearchMerges,
+} from './search-merging.js';
 
 /**
  * SQLite's page cache of a server, in MiB. Bench, 1M-item database (`--only '^(item
@@ -207,23 +215,33 @@ export abstract class SqliteConnection {
    * Brings the search index up to date if rows are queued (a bulk load's, or an interrupted
    * one's): in transactions of about BULK_TRANSACTION_MS, the first queued rows each, with a
    * pause after each (lock-sharing.ts), so that the other writers get in; a queue of 200,000
-   * rows took seconds in one transaction.
+   * rows took seconds in one transaction. FTS5 merges no segments meanwhile, then merges them
+   * in steps of their own (search-merging.ts).
    */
   protected async indexPendingInParts(): Promise<void> {
+    if (this.pendingCount(1) === 0) {
+      // A build cut short left merging suspended.
+      if (searchMergesSuspended(this.db)) {
+        await this.run(() => this.db.transaction(() => restoreSearchMerges(this.db)).immediate());
+      }
+      this.queued = 0;
+      return;
+    }
     const sizer = new ChunkSizer(2000, 50_000);
-    for (;;) {
+    for (let first = true; ; first = false) {
       const limit = sizer.rows;
       const started = performance.now();
       const indexed = await this.run(() =>
         this.db
           .transaction(() => {
-            const first = 'SELECT seq FROM items_search_pending ORDER BY seq LIMIT ?';
+            if (first) suspendSearchMerges(this.db);
+            const queue = 'SELECT seq FROM items_search_pending ORDER BY seq LIMIT ?';
             this.stmt(
               `INSERT INTO items_search (rowid, search_text)
-               SELECT i.seq, i.search_text FROM (${first}) p JOIN items i ON i.seq = p.seq`,
+               SELECT i.seq, i.search_text FROM (${queue}) p JOIN items i ON i.seq = p.seq`,
             ).run(limit);
-            for (const sql of indexFieldsSql(`(${first})`)) this.stmt(sql).run(limit);
-            return this.stmt(`DELETE FROM items_search_pending WHERE seq IN (${first})`).run(limit)
+            for (const sql of indexFieldsSql(`(${queue})`)) this.stmt(sql).run(limit);
+            return this.stmt(`DELETE FROM items_search_pending WHERE seq IN (${queue})`).run(limit)
               .changes;
           })
           .immediate(),
@@ -233,6 +251,17 @@ export abstract class SqliteConnection {
       await pauseForOtherWriters();
     }
     this.queued = 0;
+    for (const table of SEARCH_INDEXES) {
+      // Bounded all the same: a step that kept reporting work would not hold the close forever.
+      for (let step = 0; step < MAX_MERGE_STEPS; step++) {
+        await pauseForOtherWriters();
+        const merged = await this.run(() =>
+          this.db.transaction(() => mergeSearchStep(this.db, table)).immediate(),
+        );
+        if (!merged) break;
+      }
+    }
+    await this.run(() => this.db.transaction(() => restoreSearchMerges(this.db)).immediate());
   }
 
   /** A cached statement in raw mode (rows as arrays), apart from the object-mode ones. */

@@ -12,8 +12,9 @@
  * charge waited seconds, or failed with 503 after DATABASE_TIMEOUT_MS. A transaction still runs
  * long (hundreds of ms, now and then) when FTS5 does work inside it that no row count bounds:
  * merging items_search's segments (dropping deleted rows' postings above all), and deleting from
- * the field indexes (contentless_delete). Suspending FTS5's merges during the write only moves
- * them, in one longer step, to the next write (BENCHMARKS.md, "Heavy writes").
+ * the field indexes (contentless_delete). A bulk load's index build merges in steps of its own
+ * (search-merging.ts); a delete cannot: its merge owed is one long step whenever it runs
+ * (BENCHMARKS.md, "Heavy writes").
  */
 
 /** What one transaction of a bulk write aims to hold the write lock for. */
