@@ -54,13 +54,13 @@ describe('stockroom completion, in real shells', () => {
     const cases: Array<[string[], string]> = [
       [
         ['stockroom', ''],
-        'serve migrate org user key items db backup audit webhook location completion',
+        'serve migrate org user key items db backup audit webhook location sync-secret completion',
       ],
       [['stockroom', 'key', ''], 'create list update disable enable revoke rotate'],
       [['stockroom', '--json', 'key', 're'], 'revoke'],
       [
         ['stockroom', '--database', 'key', ''],
-        'serve migrate org user key items db backup audit webhook location completion',
+        'serve migrate org user key items db backup audit webhook location sync-secret completion',
       ],
       [['stockroom', 'key', 'revoke', '--y'], '--yes'],
       [['stockroom', 'completion', ''], 'bash zsh fish'],
