@@ -215,8 +215,8 @@ describe.skipIf(!hasChromium)('docs in a browser', () => {
     const listener = (request: { url(): string }) => void requests.push(request.url());
     page.on('request', listener);
     try {
-      // In the body of the webhooks page only (its signature section), not in any title.
-      await input.fill('hmac');
+      // In the body of the webhooks page only (its delivery headers), not in any title.
+      await input.fill('webhook-id');
       const result = page.locator('#search-results a').first();
       await result.waitFor();
       expect(await result.getAttribute('href')).toMatch(/^\/en\/docs\/webhooks(#|$)/);
@@ -227,7 +227,7 @@ describe.skipIf(!hasChromium)('docs in a browser', () => {
       await input.fill('zzzz-no-such-word');
       await page.getByText(STRINGS.en.search.noResults).waitFor();
       expect(requests).toHaveLength(fetched);
-      await input.fill('hmac');
+      await input.fill('webhook-id');
       await page.screenshot({ path: path.join(SHOTS, 'search-en.png') });
       await input.press('Enter');
       await page.waitForURL(/\/en\/docs\/webhooks/);
